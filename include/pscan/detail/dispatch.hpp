@@ -1,0 +1,94 @@
+#pragma once
+// Finding a backend's algorithm. For each algorithm name, namespace adl_<name> hides the public
+// pscan::<name> function objects behind a deleted function, so an unqualified call there finds
+// only the overloads that argument-dependent lookup brings from the policy's namespace.
+
+#include <pscan/error.hpp>
+#include <pscan/policy.hpp>
+
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace pscan::detail {
+
+template <class...>
+inline constexpr bool dependent_false = false;
+
+template <class Void, template <class...> class Expr, class... A>
+struct detect : std::false_type {};
+template <template <class...> class Expr, class... A>
+struct detect<std::void_t<Expr<A...>>, Expr, A...> : std::true_type {};
+
+#define PSCAN_DETAIL_DISPATCH(name)                                                     \
+  namespace adl_##name {                                                                \
+  void name() = delete;                                                                 \
+  template <class P, class... A>                                                        \
+  using expr = decltype(name(std::declval<const P&>(), std::declval<A>()...));          \
+  template <class P, class... A>                                                        \
+  inline constexpr bool available = detect<void, expr, P, A...>::value;                 \
+  template <class P, class... A>                                                        \
+  decltype(auto) call(const P& policy, A&&... args) {                                   \
+    if constexpr (available<P, A&&...>) {                                               \
+      return name(policy, std::forward<A>(args)...);                                    \
+    } else {                                                                            \
+      static_assert(dependent_false<P, A...>,                                           \
+                    "pscan::" #name ": this policy's backend does not implement " #name \
+                    " for these argument types (no overload in the policy's namespace)"); \
+    }                                                                                   \
+  }                                                                                     \
+  }
+
+PSCAN_DETAIL_DISPATCH(inclusive_scan)
+PSCAN_DETAIL_DISPATCH(exclusive_scan)
+PSCAN_DETAIL_DISPATCH(reduce)
+PSCAN_DETAIL_DISPATCH(segmented_inclusive_scan)
+PSCAN_DETAIL_DISPATCH(segmented_exclusive_scan)
+PSCAN_DETAIL_DISPATCH(inclusive_scan_by_key)
+PSCAN_DETAIL_DISPATCH(exclusive_scan_by_key)
+PSCAN_DETAIL_DISPATCH(segmented_reduce)
+PSCAN_DETAIL_DISPATCH(check_iterator)
+
+#undef PSCAN_DETAIL_DISPATCH
+
+// Optional backend hook, called on every iterator argument before any work: a backend throws
+// pscan::invalid_argument for iterators it cannot use (a host pointer given to a CUDA policy).
+template <class P, class It>
+void check_iterator(const P& policy, const char* algorithm, const char* argument, It it,
+                    std::int64_t n) {
+  if constexpr (adl_check_iterator::available<P, const char*, const char*, It, std::int64_t>) {
+    adl_check_iterator::call(policy, algorithm, argument, it, n);
+  }
+}
+
+template <class P>
+constexpr void require_policy() {
+  static_assert(is_execution_policy_v<P>,
+                "pscan: the first argument must be an execution policy such as pscan::seq, "
+                "pscan::omp, pscan::cuda_multipass or pscan::cuda_chained");
+}
+
+template <class It>
+constexpr void require_random_access() {
+  static_assert(std::is_base_of_v<std::random_access_iterator_tag,
+                                  typename std::iterator_traits<It>::iterator_category>,
+                "pscan: iterators must be random access (pointers, vector iterators, or fancy "
+                "random-access iterators)");
+}
+
+// Throws pscan::invalid_argument naming the algorithm and the arguments when last < first.
+template <class It>
+std::int64_t checked_distance(const char* algorithm, const char* first_name,
+                              const char* last_name, It first, It last) {
+  require_random_access<It>();
+  const std::int64_t n = last - first;
+  if (n < 0) {
+    throw invalid_argument(std::string(algorithm) + ": `" + last_name + "` precedes `" +
+                           first_name + "` (distance " + std::to_string(n) + ")");
+  }
+  return n;
+}
+
+}  // namespace pscan::detail

@@ -1,0 +1,126 @@
+#pragma once
+// The generic segmented scans: a plain scan over (value, head) pairs with seed 001's lifted
+// operator. Every backend gets segmented scans and scans by key from its inclusive_scan and
+// exclusive_scan this way; a backend may specialise them, and this path stays the reference.
+
+#include <pscan/detail/config.hpp>
+#include <pscan/detail/dispatch.hpp>
+#include <pscan/detail/index_iterator.hpp>
+
+#include <cstdint>
+#include <iterator>
+
+namespace pscan::detail {
+
+template <class T>
+struct flagged {
+  T value;
+  bool head;
+};
+
+// (s_i, f_i) (+) (s_j, f_j) = (f_j ? s_j : s_i (+) s_j, f_i | f_j): associative whenever op is.
+template <class Op>
+struct lifted_op {
+  Op op;
+  template <class T>
+  PSCAN_HOST_DEVICE flagged<T> operator()(const flagged<T>& a, const flagged<T>& b) const {
+    if (b.head) return b;
+    return flagged<T>{static_cast<T>(op(a.value, b.value)), a.head};
+  }
+};
+
+// Head sources: whether position i starts a segment. Position 0 always does.
+template <class FlagIt>
+struct flag_heads {
+  FlagIt flags;
+  PSCAN_HOST_DEVICE bool operator()(std::int64_t i) const { return i == 0 || flags[i] != 0; }
+};
+
+template <class KeyIt, class KeyEq>
+struct key_heads {
+  KeyIt keys;
+  KeyEq eq;
+  PSCAN_HOST_DEVICE bool operator()(std::int64_t i) const {
+    return i == 0 || !eq(keys[i - 1], keys[i]);
+  }
+};
+
+// Inputs: (values[i], head(i)).
+template <class T, class InIt, class Heads>
+struct flagged_input {
+  InIt values;
+  Heads heads;
+  PSCAN_HOST_DEVICE flagged<T> operator()(std::int64_t i) const {
+    return flagged<T>{static_cast<T>(values[i]), heads(i)};
+  }
+};
+
+// For exclusive scans: init folded into the first value of every segment.
+template <class T, class InIt, class Heads, class Op>
+struct flagged_input_with_init {
+  InIt values;
+  Heads heads;
+  T init;
+  Op op;
+  PSCAN_HOST_DEVICE flagged<T> operator()(std::int64_t i) const {
+    if (heads(i)) return flagged<T>{static_cast<T>(op(init, values[i])), true};
+    return flagged<T>{static_cast<T>(values[i]), false};
+  }
+};
+
+// Outputs: assigning a pair to element i writes its value (inclusive) ...
+template <class OutIt>
+struct value_output {
+  struct writer {
+    OutIt out;
+    std::int64_t i;
+    template <class T>
+    PSCAN_HOST_DEVICE const writer& operator=(const flagged<T>& p) const {
+      out[i] = p.value;
+      return *this;
+    }
+  };
+  OutIt out;
+  PSCAN_HOST_DEVICE writer operator()(std::int64_t i) const { return writer{out, i}; }
+};
+
+// ... or, exclusive, the prefix before i: init where i starts a segment.
+template <class OutIt, class Heads, class T>
+struct exclusive_output {
+  struct writer {
+    OutIt out;
+    Heads heads;
+    T init;
+    std::int64_t i;
+    template <class U>
+    PSCAN_HOST_DEVICE const writer& operator=(const flagged<U>& p) const {
+      out[i] = heads(i) ? init : p.value;
+      return *this;
+    }
+  };
+  OutIt out;
+  Heads heads;
+  T init;
+  PSCAN_HOST_DEVICE writer operator()(std::int64_t i) const { return writer{out, heads, init, i}; }
+};
+
+template <class P, class InIt, class Heads, class OutIt, class Op>
+void inclusive_scan_by_heads(const P& policy, InIt values, Heads heads, std::int64_t n, OutIt out,
+                             Op op) {
+  using T = typename std::iterator_traits<InIt>::value_type;
+  const auto in = make_index_iterator(flagged_input<T, InIt, Heads>{values, heads});
+  adl_inclusive_scan::call(policy, in, in + n, make_index_iterator(value_output<OutIt>{out}),
+                           lifted_op<Op>{op});
+}
+
+template <class P, class InIt, class Heads, class OutIt, class T, class Op>
+void exclusive_scan_by_heads(const P& policy, InIt values, Heads heads, std::int64_t n, OutIt out,
+                             T init, Op op) {
+  const auto in =
+      make_index_iterator(flagged_input_with_init<T, InIt, Heads, Op>{values, heads, init, op});
+  adl_exclusive_scan::call(policy, in, in + n,
+                           make_index_iterator(exclusive_output<OutIt, Heads, T>{out, heads, init}),
+                           flagged<T>{init, true}, lifted_op<Op>{op});
+}
+
+}  // namespace pscan::detail

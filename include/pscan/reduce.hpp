@@ -1,0 +1,27 @@
+#pragma once
+// reduce: init op in[0] op ... op in[n-1], in that order (op need not be commutative).
+
+#include <pscan/detail/dispatch.hpp>
+#include <pscan/functional.hpp>
+
+#include <cstdint>
+
+namespace pscan {
+namespace detail {
+
+struct reduce_fn {
+  template <class P, class InIt, class T, class Op = plus<>>
+  T operator()(P&& policy, InIt first, InIt last, T init, Op op = {}) const {
+    require_policy<P>();
+    const std::int64_t n = checked_distance("pscan::reduce", "first", "last", first, last);
+    check_iterator(policy, "pscan::reduce", "first", first, n);
+    if (n == 0) return init;
+    return adl_reduce::call(policy, first, last, init, op);
+  }
+};
+
+}  // namespace detail
+
+inline constexpr detail::reduce_fn reduce{};
+
+}  // namespace pscan

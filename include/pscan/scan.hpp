@@ -1,0 +1,56 @@
+#pragma once
+// inclusive_scan, exclusive_scan and scan. The algorithms are function objects: argument-dependent
+// lookup never finds them, so a backend's overloads can share their names without ambiguity.
+
+#include <pscan/detail/dispatch.hpp>
+#include <pscan/functional.hpp>
+
+#include <cstdint>
+
+namespace pscan {
+namespace detail {
+
+struct inclusive_scan_fn {
+  template <class P, class InIt, class OutIt, class Op = plus<>>
+  OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op = {}) const {
+    require_policy<P>();
+    const std::int64_t n = checked_distance("pscan::inclusive_scan", "first", "last", first, last);
+    check_iterator(policy, "pscan::inclusive_scan", "first", first, n);
+    check_iterator(policy, "pscan::inclusive_scan", "out", out, n);
+    if (n > 0) adl_inclusive_scan::call(policy, first, last, out, op);
+    return out + n;
+  }
+
+  template <class P, class InIt, class OutIt, class Op, class T>
+  OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op, T init) const {
+    require_policy<P>();
+    const std::int64_t n = checked_distance("pscan::inclusive_scan", "first", "last", first, last);
+    check_iterator(policy, "pscan::inclusive_scan", "first", first, n);
+    check_iterator(policy, "pscan::inclusive_scan", "out", out, n);
+    if (n > 0) adl_inclusive_scan::call(policy, first, last, out, op, init);
+    return out + n;
+  }
+};
+
+struct exclusive_scan_fn {
+  template <class P, class InIt, class OutIt, class T, class Op = plus<>>
+  OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, T init, Op op = {}) const {
+    require_policy<P>();
+    const std::int64_t n = checked_distance("pscan::exclusive_scan", "first", "last", first, last);
+    check_iterator(policy, "pscan::exclusive_scan", "first", first, n);
+    check_iterator(policy, "pscan::exclusive_scan", "out", out, n);
+    if (n > 0) adl_exclusive_scan::call(policy, first, last, out, init, op);
+    return out + n;
+  }
+};
+
+}  // namespace detail
+
+// out[i] = in[0] op ... op in[i]  (with init: init op in[0] op ... op in[i]).
+inline constexpr detail::inclusive_scan_fn inclusive_scan{};
+// The same as inclusive_scan.
+inline constexpr detail::inclusive_scan_fn scan{};
+// out[i] = init op in[0] op ... op in[i-1]; out[0] = init.
+inline constexpr detail::exclusive_scan_fn exclusive_scan{};
+
+}  // namespace pscan

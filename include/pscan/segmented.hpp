@@ -1,0 +1,135 @@
+#pragma once
+// Segmented scans (by head flags, by key) and segmented_reduce (by offsets). A backend without its
+// own segmented scans gets the generic path of detail/segmented_generic.hpp.
+
+#include <pscan/detail/dispatch.hpp>
+#include <pscan/detail/segmented_generic.hpp>
+#include <pscan/functional.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace pscan {
+namespace detail {
+
+struct segmented_inclusive_scan_fn {
+  template <class P, class InIt, class FlagIt, class OutIt, class Op = plus<>>
+  OutIt operator()(P&& policy, InIt first, InIt last, FlagIt head_flags, OutIt out,
+                   Op op = {}) const {
+    constexpr const char* name = "pscan::segmented_inclusive_scan";
+    require_policy<P>();
+    const std::int64_t n = checked_distance(name, "first", "last", first, last);
+    check_iterator(policy, name, "first", first, n);
+    check_iterator(policy, name, "head_flags", head_flags, n);
+    check_iterator(policy, name, "out", out, n);
+    if (n == 0) return out;
+    using Pd = std::decay_t<P>;
+    if constexpr (adl_segmented_inclusive_scan::available<Pd, InIt, InIt, FlagIt, OutIt, Op>) {
+      adl_segmented_inclusive_scan::call(policy, first, last, head_flags, out, op);
+    } else {
+      inclusive_scan_by_heads(policy, first, flag_heads<FlagIt>{head_flags}, n, out, op);
+    }
+    return out + n;
+  }
+};
+
+struct segmented_exclusive_scan_fn {
+  template <class P, class InIt, class FlagIt, class OutIt, class T, class Op = plus<>>
+  OutIt operator()(P&& policy, InIt first, InIt last, FlagIt head_flags, OutIt out, T init,
+                   Op op = {}) const {
+    constexpr const char* name = "pscan::segmented_exclusive_scan";
+    require_policy<P>();
+    const std::int64_t n = checked_distance(name, "first", "last", first, last);
+    check_iterator(policy, name, "first", first, n);
+    check_iterator(policy, name, "head_flags", head_flags, n);
+    check_iterator(policy, name, "out", out, n);
+    if (n == 0) return out;
+    using Pd = std::decay_t<P>;
+    if constexpr (adl_segmented_exclusive_scan::available<Pd, InIt, InIt, FlagIt, OutIt, T, Op>) {
+      adl_segmented_exclusive_scan::call(policy, first, last, head_flags, out, init, op);
+    } else {
+      exclusive_scan_by_heads(policy, first, flag_heads<FlagIt>{head_flags}, n, out, init, op);
+    }
+    return out + n;
+  }
+};
+
+struct inclusive_scan_by_key_fn {
+  template <class P, class KeyIt, class InIt, class OutIt, class Op = plus<>,
+            class KeyEq = equal_to<>>
+  OutIt operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, InIt values, OutIt out,
+                   Op op = {}, KeyEq eq = {}) const {
+    constexpr const char* name = "pscan::inclusive_scan_by_key";
+    require_policy<P>();
+    const std::int64_t n = checked_distance(name, "keys_first", "keys_last", keys_first, keys_last);
+    check_iterator(policy, name, "keys_first", keys_first, n);
+    check_iterator(policy, name, "values", values, n);
+    check_iterator(policy, name, "out", out, n);
+    if (n == 0) return out;
+    using Pd = std::decay_t<P>;
+    if constexpr (adl_inclusive_scan_by_key::available<Pd, KeyIt, KeyIt, InIt, OutIt, Op, KeyEq>) {
+      adl_inclusive_scan_by_key::call(policy, keys_first, keys_last, values, out, op, eq);
+    } else {
+      inclusive_scan_by_heads(policy, values, key_heads<KeyIt, KeyEq>{keys_first, eq}, n, out, op);
+    }
+    return out + n;
+  }
+};
+
+struct exclusive_scan_by_key_fn {
+  template <class P, class KeyIt, class InIt, class OutIt, class T, class Op = plus<>,
+            class KeyEq = equal_to<>>
+  OutIt operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, InIt values, OutIt out, T init,
+                   Op op = {}, KeyEq eq = {}) const {
+    constexpr const char* name = "pscan::exclusive_scan_by_key";
+    require_policy<P>();
+    const std::int64_t n = checked_distance(name, "keys_first", "keys_last", keys_first, keys_last);
+    check_iterator(policy, name, "keys_first", keys_first, n);
+    check_iterator(policy, name, "values", values, n);
+    check_iterator(policy, name, "out", out, n);
+    if (n == 0) return out;
+    using Pd = std::decay_t<P>;
+    if constexpr (adl_exclusive_scan_by_key::available<Pd, KeyIt, KeyIt, InIt, OutIt, T, Op,
+                                                       KeyEq>) {
+      adl_exclusive_scan_by_key::call(policy, keys_first, keys_last, values, out, init, op, eq);
+    } else {
+      exclusive_scan_by_heads(policy, values, key_heads<KeyIt, KeyEq>{keys_first, eq}, n, out,
+                              init, op);
+    }
+    return out + n;
+  }
+};
+
+// Segment i is [values + offsets[i], values + offsets[i+1]); the backend checks the offsets
+// themselves (non-negative, non-decreasing) where they live, before writing anything.
+struct segmented_reduce_fn {
+  template <class P, class InIt, class OffIt, class OutIt, class T, class Op = plus<>>
+  OutIt operator()(P&& policy, InIt values, OffIt offsets_first, OffIt offsets_last, OutIt out,
+                   T init, Op op = {}) const {
+    constexpr const char* name = "pscan::segmented_reduce";
+    require_policy<P>();
+    const std::int64_t offsets =
+        checked_distance(name, "offsets_first", "offsets_last", offsets_first, offsets_last);
+    const std::int64_t segments = offsets > 0 ? offsets - 1 : 0;
+    check_iterator(policy, name, "offsets_first", offsets_first, offsets);
+    check_iterator(policy, name, "values", values, segments > 0 ? -1 : 0);
+    check_iterator(policy, name, "out", out, segments);
+    if (segments == 0) return out;
+    adl_segmented_reduce::call(policy, values, offsets_first, offsets_last, out, init, op);
+    return out + segments;
+  }
+};
+
+}  // namespace detail
+
+// out[i] = in[h] op ... op in[i], h the start of i's segment (head_flags[h] != 0, or h = 0).
+inline constexpr detail::segmented_inclusive_scan_fn segmented_inclusive_scan{};
+// out[i] = init op in[h] op ... op in[i-1]; init where i starts a segment.
+inline constexpr detail::segmented_exclusive_scan_fn segmented_exclusive_scan{};
+// Segments are the runs of equal keys (by eq, between neighbours).
+inline constexpr detail::inclusive_scan_by_key_fn inclusive_scan_by_key{};
+inline constexpr detail::exclusive_scan_by_key_fn exclusive_scan_by_key{};
+// out[i] = init op values[offsets[i]] op ... op values[offsets[i+1] - 1]; init if empty.
+inline constexpr detail::segmented_reduce_fn segmented_reduce{};
+
+}  // namespace pscan
