@@ -1,0 +1,135 @@
+// CPU baselines from the standard library: std::inclusive_scan / exclusive_scan / reduce
+// (sequential, and std::execution::par when TBB backs it), GNU parallel mode, and the CPU copy.
+
+#include "implementation.hpp"
+#include "types.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+#if PSCAN_COMPARE_WITH_STD_PAR
+#include <execution>
+#endif
+#if defined(_OPENMP)
+#include <omp.h>
+#if __has_include(<parallel/numeric>)
+#include <parallel/numeric>
+#define PSCAN_COMPARE_HAS_GNU_PARALLEL 1
+#endif
+#endif
+
+namespace compare {
+namespace {
+
+template <class T>
+struct typed {
+  const T* in;
+  T* out;
+  std::int64_t n;
+  explicit typed(const cell_buffers& b)
+      : in(static_cast<const T*>(b.values)), out(static_cast<T*>(b.out)), n(b.n) {}
+};
+
+// Builds an implementation from `body(type_tag<T>, algorithm, cell_buffers)` run per call.
+template <class Body>
+implementation cpu_implementation(const char* name, const char* library,
+                                  std::function<std::string(algorithm, element)> unsupported,
+                                  Body body) {
+  implementation impl;
+  impl.name = name;
+  impl.library = library;
+  impl.where = target::cpu;
+  impl.unsupported = std::move(unsupported);
+  impl.prepare = [body](const cell& c, const cell_buffers& b) {
+    return with_element(c.type, [&](auto tag) {
+      return prepared_run{[body, tag, a = c.algo, b] { body(tag, a, b); }};
+    });
+  };
+  return impl;
+}
+
+// <numeric>'s algorithms with an optional execution policy in front.
+template <class... Policy>
+implementation numeric_implementation(const char* name, const char* library, Policy... policy) {
+  auto unsupported = [library](algorithm a, element e) -> std::string {
+    if (is_segmented(a)) return no_such_algorithm(library, a);
+    if (a == algorithm::reduce && e == element::affine) return needs_commutative("std::reduce");
+    return "";
+  };
+  auto body = [policy...](auto tag, algorithm a, const cell_buffers& b) {
+    using T = typename decltype(tag)::type;
+    const typed<T> d(b);
+    const op_t<T> op{};
+    if (a == algorithm::inclusive_scan) std::inclusive_scan(policy..., d.in, d.in + d.n, d.out, op);
+    if (a == algorithm::exclusive_scan) {
+      std::exclusive_scan(policy..., d.in, d.in + d.n, d.out, identity_value<T>(), op);
+    }
+    if (a == algorithm::reduce) *d.out = std::reduce(policy..., d.in, d.in + d.n, identity_value<T>(), op);
+  };
+  return cpu_implementation(name, library, unsupported, body);
+}
+
+#if PSCAN_COMPARE_HAS_GNU_PARALLEL
+implementation gnu_parallel() {
+  auto unsupported = [](algorithm a, element e) -> std::string {
+    if (a == algorithm::inclusive_scan) return "";
+    if (a == algorithm::reduce) {
+      return e == element::affine ? needs_commutative("__gnu_parallel::accumulate") : "";
+    }
+    return no_such_algorithm("GNU parallel mode", a);
+  };
+  auto body = [](auto tag, algorithm a, const cell_buffers& b) {
+    using T = typename decltype(tag)::type;
+    const typed<T> d(b);
+    if (a == algorithm::inclusive_scan) __gnu_parallel::partial_sum(d.in, d.in + d.n, d.out, op_t<T>{});
+    if (a == algorithm::reduce) {
+      *d.out = __gnu_parallel::accumulate(d.in, d.in + d.n, identity_value<T>(), op_t<T>{});
+    }
+  };
+  return cpu_implementation("gnu_parallel", "gnu", unsupported, body);
+}
+#endif
+
+// The physical limit: copy the n input elements to the output, one contiguous chunk per thread,
+// with no more threads than MiBs (a team costs more than it saves on small copies).
+implementation cpu_copy() {
+  auto body = [](auto tag, algorithm, const cell_buffers& b) {
+    using T = typename decltype(tag)::type;
+    const auto* src = static_cast<const char*>(b.values);
+    auto* dst = static_cast<char*>(b.out);
+    const std::int64_t bytes = b.n * static_cast<std::int64_t>(sizeof(T));
+#if defined(_OPENMP)
+    const int team = static_cast<int>(std::min<std::int64_t>(omp_get_max_threads(), 1 + (bytes >> 20)));
+#pragma omp parallel num_threads(team) if (team > 1)
+    {
+      const std::int64_t threads = omp_get_num_threads();
+      const std::int64_t t = omp_get_thread_num();
+      const std::int64_t begin = bytes * t / threads;
+      const std::int64_t end = bytes * (t + 1) / threads;
+      std::memcpy(dst + begin, src + begin, static_cast<std::size_t>(end - begin));
+    }
+#else
+    std::memcpy(dst, src, static_cast<std::size_t>(bytes));
+#endif
+  };
+  implementation impl =
+      cpu_implementation("copy", "copy", [](algorithm, element) { return std::string(); }, body);
+  impl.is_copy = true;
+  return impl;
+}
+
+}  // namespace
+
+void add_std_baselines(std::vector<implementation>& out) {
+  out.push_back(numeric_implementation("std", "std"));
+#if PSCAN_COMPARE_WITH_STD_PAR
+  out.push_back(numeric_implementation("std_par", "std", std::execution::par));
+#endif
+#if PSCAN_COMPARE_HAS_GNU_PARALLEL
+  out.push_back(gnu_parallel());
+#endif
+  out.push_back(cpu_copy());
+}
+
+}  // namespace compare

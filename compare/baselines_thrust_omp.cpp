@@ -1,0 +1,78 @@
+// thrust_omp: CCCL's Thrust with the OpenMP system (thrust::omp::par), compiled as plain C++
+// with -fopenmp. Thrust's OpenMP scans fall back to its sequential C++ system; reduce and
+// reduce_by_key are parallel.
+
+#include "implementation.hpp"
+#include "types.hpp"
+
+#include <thrust/reduce.h>
+#include <thrust/scan.h>
+#include <thrust/system/omp/execution_policy.h>
+#include <thrust/version.h>
+
+#include <memory>
+#include <vector>
+
+namespace compare {
+
+std::string cccl_version_of_thrust_omp() {
+  return std::to_string(CCCL_MAJOR_VERSION) + "." + std::to_string(CCCL_MINOR_VERSION) + "." +
+         std::to_string(CCCL_PATCH_VERSION);
+}
+
+namespace {
+
+std::string thrust_omp_unsupported(algorithm a, element e) {
+  if (a == algorithm::segmented_inclusive_scan) return no_such_algorithm("Thrust", a);
+  if (a == algorithm::reduce && e == element::affine) return needs_commutative("thrust::reduce");
+  return "";
+}
+
+template <class T>
+void run_thrust_omp(algorithm a, const cell_buffers& b, std::vector<key_type>& keys_out) {
+  const T* in = static_cast<const T*>(b.values);
+  T* out = static_cast<T*>(b.out);
+  const op_t<T> op{};
+  switch (a) {
+    case algorithm::inclusive_scan:
+      thrust::inclusive_scan(thrust::omp::par, in, in + b.n, out, op);
+      return;
+    case algorithm::exclusive_scan:
+      thrust::exclusive_scan(thrust::omp::par, in, in + b.n, out, identity_value<T>(), op);
+      return;
+    case algorithm::reduce:
+      *out = thrust::reduce(thrust::omp::par, in, in + b.n, identity_value<T>(), op);
+      return;
+    case algorithm::inclusive_scan_by_key:
+      thrust::inclusive_scan_by_key(thrust::omp::par, b.keys, b.keys + b.n, in, out,
+                                    thrust::equal_to<key_type>{}, op);
+      return;
+    case algorithm::segmented_reduce:  // by the keys of the same segments (no segment is empty)
+      thrust::reduce_by_key(thrust::omp::par, b.keys, b.keys + b.n, in, keys_out.data(), out,
+                            thrust::equal_to<key_type>{}, op);
+      return;
+    case algorithm::segmented_inclusive_scan:
+      return;
+  }
+}
+
+}  // namespace
+
+void add_thrust_omp(std::vector<implementation>& out) {
+  implementation impl;
+  impl.name = "thrust_omp";
+  impl.library = "thrust";
+  impl.where = target::cpu;
+  impl.unsupported = thrust_omp_unsupported;
+  impl.prepare = [](const cell& c, const cell_buffers& b) {
+    return with_element(c.type, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const std::size_t segments = c.algo == algorithm::segmented_reduce ? b.segments : 0;
+      auto keys_out = std::make_shared<std::vector<key_type>>(segments);
+      return prepared_run{[a = c.algo, b, keys_out] { run_thrust_omp<T>(a, b, *keys_out); }};
+    });
+  };
+  out.push_back(std::move(impl));
+}
+
+}  // namespace compare

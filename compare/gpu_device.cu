@@ -1,0 +1,159 @@
+// The harness's GPU plumbing: device facts, buffers, on-device validation and event timing.
+
+#include "gpu.hpp"
+#include "gpu_check.cuh"
+#include "types.hpp"
+
+#include <cuda_runtime.h>
+
+#include <utility>
+
+namespace compare::gpu {
+namespace {
+
+std::string version_string(int v) {  // CUDA encodes 13.0 as 13000
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+struct device_state {
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr;
+  cudaEvent_t stop = nullptr;
+  buffer flush;  // 2x L2, rewritten before every timed run
+  std::size_t flush_bytes = 0;
+  mismatch* result = nullptr;  // pinned host memory the compare kernel writes
+
+  device_state() {
+    COMPARE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    COMPARE_CUDA_CHECK(cudaEventCreate(&start));
+    COMPARE_CUDA_CHECK(cudaEventCreate(&stop));
+    flush_bytes = 2 * static_cast<std::size_t>(facts().l2_bytes);
+    flush = buffer(flush_bytes);
+    COMPARE_CUDA_CHECK(cudaMallocHost(&result, sizeof(mismatch)));
+  }
+};
+
+device_state& state() {
+  static device_state s;  // created on first GPU use, after unavailable_reason() said yes
+  return s;
+}
+
+template <class T>
+__global__ void compare_kernel(const T* got, const T* want, std::int64_t n, mismatch* out) {
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
+       i += stride) {
+    if (!matches(got[i], want[i])) {
+      atomicAdd(reinterpret_cast<unsigned long long*>(&out->count), 1ull);
+      atomicMin(reinterpret_cast<long long*>(&out->first), static_cast<long long>(i));
+    }
+  }
+}
+
+}  // namespace
+
+std::string unavailable_reason() {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e == cudaErrorInsufficientDriver) {
+    return "no NVIDIA driver (or one older than CUDA runtime " + version_string(CUDART_VERSION) +
+           ") on this machine";
+  }
+  if (e != cudaSuccess) {
+    return std::string("no usable CUDA device (cudaGetDeviceCount: ") + cudaGetErrorName(e) + ", " +
+           cudaGetErrorString(e) + ")";
+  }
+  if (count == 0) return "no CUDA device found";
+  return "";
+}
+
+device_facts facts() {
+  device_facts f;
+  int device = 0, driver = 0, runtime = 0;
+  COMPARE_CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp prop{};
+  COMPARE_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  COMPARE_CUDA_CHECK(cudaDriverGetVersion(&driver));
+  COMPARE_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+  f.name = prop.name;
+  f.driver_version = version_string(driver);
+  f.runtime_version = version_string(runtime);
+  f.l2_bytes = prop.l2CacheSize;
+  f.sm_count = prop.multiProcessorCount;
+  f.total_bytes = static_cast<std::int64_t>(prop.totalGlobalMem);
+  f.free_bytes = free_memory_bytes();
+  return f;
+}
+
+std::int64_t free_memory_bytes() {
+  std::size_t free = 0, total = 0;
+  COMPARE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  return static_cast<std::int64_t>(free);
+}
+
+buffer::buffer(std::size_t bytes) {
+  if (bytes > 0) COMPARE_CUDA_CHECK(cudaMalloc(&ptr_, bytes));
+}
+buffer::~buffer() {
+  if (ptr_) cudaFree(ptr_);  // no throw from a destructor; a failure here resurfaces later
+}
+buffer::buffer(buffer&& other) noexcept : ptr_(std::exchange(other.ptr_, nullptr)) {}
+buffer& buffer::operator=(buffer&& other) noexcept {
+  std::swap(ptr_, other.ptr_);
+  return *this;
+}
+
+// On the harness's stream, then synchronised: a plain cudaMemcpy from pageable memory may return
+// before the data reaches the device, and the non-blocking stream would not wait for it.
+void upload(void* device_dst, const void* host_src, std::size_t bytes) {
+  COMPARE_CUDA_CHECK(cudaMemcpyAsync(device_dst, host_src, bytes, cudaMemcpyHostToDevice, state().stream));
+  COMPARE_CUDA_CHECK(cudaStreamSynchronize(state().stream));
+}
+void download(void* host_dst, const void* device_src, std::size_t bytes) {
+  COMPARE_CUDA_CHECK(cudaMemcpyAsync(host_dst, device_src, bytes, cudaMemcpyDeviceToHost, state().stream));
+  COMPARE_CUDA_CHECK(cudaStreamSynchronize(state().stream));
+}
+void poison(void* device_ptr, std::size_t bytes) {
+  COMPARE_CUDA_CHECK(cudaMemsetAsync(device_ptr, 0xFF, bytes, state().stream));
+  COMPARE_CUDA_CHECK(cudaStreamSynchronize(state().stream));
+}
+
+void* stream() { return state().stream; }
+
+mismatch compare(element type, const void* got, const void* want, std::int64_t n) {
+  device_state& s = state();
+  *s.result = mismatch{};
+  s.result->first = INT64_MAX;
+  with_element(type, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    compare_kernel<<<1024, 256, 0, s.stream>>>(static_cast<const T*>(got),
+                                                static_cast<const T*>(want), n, s.result);
+  });
+  COMPARE_CUDA_CHECK(cudaGetLastError());
+  COMPARE_CUDA_CHECK(cudaStreamSynchronize(s.stream));
+  mismatch m = *s.result;
+  if (m.count == 0) m.first = -1;
+  return m;
+}
+
+stats time_runs(const std::function<void()>& run, const timing_plan& plan) {
+  device_state& s = state();
+  auto once = [&] {
+    COMPARE_CUDA_CHECK(cudaMemsetAsync(s.flush.get(), 0, s.flush_bytes, s.stream));
+    COMPARE_CUDA_CHECK(cudaEventRecord(s.start, s.stream));
+    run();
+    COMPARE_CUDA_CHECK(cudaEventRecord(s.stop, s.stream));
+    COMPARE_CUDA_CHECK(cudaEventSynchronize(s.stop));
+    float ms = 0;
+    COMPARE_CUDA_CHECK(cudaEventElapsedTime(&ms, s.start, s.stop));
+    return static_cast<double>(ms);
+  };
+  return compare::time_runs(once, plan);
+}
+
+void check_device() {
+  COMPARE_CUDA_CHECK(cudaStreamSynchronize(state().stream));
+  COMPARE_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace compare::gpu

@@ -1,0 +1,61 @@
+#pragma once
+// The axes of the comparison matrix (target, algorithm, element type, size, segment length) and
+// one cell of it. Plain C++: shared by the host code and the CUDA translation units.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace compare {
+
+enum class target { cpu, gpu };
+enum class algorithm {
+  inclusive_scan,
+  exclusive_scan,
+  reduce,
+  segmented_inclusive_scan,  // segments by head flags
+  inclusive_scan_by_key,     // segments by runs of equal keys
+  segmented_reduce,          // segments by offsets
+};
+enum class element { i32, i64, f32, f64, affine };
+
+inline constexpr algorithm all_algorithms[] = {
+    algorithm::inclusive_scan,           algorithm::exclusive_scan,
+    algorithm::reduce,                   algorithm::segmented_inclusive_scan,
+    algorithm::inclusive_scan_by_key,    algorithm::segmented_reduce};
+inline constexpr element all_elements[] = {element::i32, element::i64, element::f32, element::f64,
+                                           element::affine};
+
+const char* name_of(target t);
+const char* name_of(algorithm a);
+const char* name_of(element e);
+std::size_t size_of(element e);
+bool is_segmented(algorithm a);
+
+// Parses an axis value by name; returns false for an unknown name.
+bool parse(const std::string& text, algorithm& out);
+bool parse(const std::string& text, element& out);
+
+// "2^20" for powers of two from 1024 on, the decimal number otherwise.
+std::string format_count(std::int64_t n);
+
+// Segment data types used by every implementation.
+using flag_type = std::uint8_t;     // head flags: nonzero starts a segment
+using key_type = std::int32_t;      // by-key: segment index (mod 2^31), so neighbours differ
+using offset_type = std::int64_t;   // segmented_reduce: segments + 1 offsets
+
+struct cell {
+  target where;
+  algorithm algo;
+  element type;
+  std::int64_t n;
+  std::int64_t segment_mean;  // mean segment length; 0 for unsegmented algorithms
+};
+
+// Bytes an ideal implementation must move: scans read and write n elements; reduce reads n;
+// segmented algorithms also read their flags, keys or offsets (and segmented_reduce writes one
+// value per segment).
+std::int64_t traffic_bytes(const cell& c, std::int64_t segments);
+
+}  // namespace compare

@@ -1,0 +1,169 @@
+#include "plan.hpp"
+
+#include "data.hpp"
+#include "gpu.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace compare {
+namespace {
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+void add_note(std::vector<std::string>& notes, const std::string& note) {
+  if (!contains(notes, note)) notes.push_back(note);
+}
+
+std::string gib(std::int64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1 << 30));
+  return text;
+}
+
+// Why a known implementation is missing from this binary.
+std::string why_not_built(const std::string& name) {
+  if (name == "omp") return "the OpenMP backend is not built (PSCAN_ENABLE_OPENMP=OFF or no OpenMP)";
+  if (name == "std_par") return "std::execution::par needs TBB, which was not found at configure time";
+  if (name == "gnu_parallel") return "GNU parallel mode needs libstdc++ with OpenMP";
+  if (name == "thrust_omp") return "needs CCCL's Thrust headers and OpenMP at configure time";
+  if (name == "cuda_multipass" || name == "cuda_chained") {
+    return "the " + name + " backend is not built (no CUDA, or the backend is not in this tree)";
+  }
+  return "built without CUDA";
+}
+
+// Drops (size, type) pairs that do not fit in memory; returns the messages.
+std::vector<std::string> check_memory(planned_group& pg, const options& o, std::int64_t host_free,
+                                      std::int64_t device_free) {
+  std::vector<std::string> messages;
+  for (std::int64_t n : pg.g.sizes) {
+    for (element type : pg.g.types) {
+      const footprint need =
+          estimate_footprint(pg.g.where, type, n, pg.g.algos, o.segment_means.size());
+      std::string why;
+      if (host_free >= 0 && need.host > host_free) {
+        why = "needs about " + gib(need.host) + " of host memory, " + gib(host_free) + " available";
+      } else if (need.device > device_free) {
+        why = "needs about " + gib(need.device) + " of GPU memory, " + gib(device_free) + " free";
+      }
+      if (!why.empty()) {
+        pg.too_big.emplace_back(n, type);
+        messages.push_back(std::string(name_of(pg.g.where)) + " " + name_of(type) + " " +
+                           format_count(n) + " does not fit: " + why);
+      }
+    }
+  }
+  return messages;
+}
+
+// One note per implementation, algorithm and reason, naming the types unless it is all of them.
+void note_unsupported(const planned_group& pg, const options& o, std::vector<std::string>& notes) {
+  for (const implementation* impl : pg.impls) {
+    for (algorithm a : pg.g.algos) {
+      std::map<std::string, std::vector<element>> types_by_reason;
+      for (element type : pg.g.types) {
+        const std::string why = impl->unsupported(a, type);
+        if (!why.empty()) types_by_reason[why].push_back(type);
+      }
+      for (const auto& [why, types] : types_by_reason) {
+        std::string which;
+        for (element type : types) which += std::string(which.empty() ? " " : ",") + name_of(type);
+        if (types.size() == pg.g.types.size()) which.clear();
+        add_note(notes, impl->name + " n/a for " + name_of(a) + which + ": " + why);
+      }
+    }
+    const auto sizes = pg.g.sizes;
+    if (impl->is_reference && *std::max_element(sizes.begin(), sizes.end()) > o.seq_max) {
+      add_note(notes, impl->name + " is timed up to " + format_count(o.seq_max) +
+                          " elements (--seq-max); it computes the reference at every size");
+    }
+  }
+}
+
+// Notes the known implementations this binary lacks, among those the group would run.
+void note_missing(const group& g, const std::vector<implementation>& impls,
+                  std::vector<std::string>& notes) {
+  for (const std::string& name : known_implementation_names()) {
+    const bool built = std::any_of(impls.begin(), impls.end(),
+                                   [&](const implementation& i) { return i.name == name; });
+    if (!built && name != "planted_bug" && (g.impls.empty() || contains(g.impls, name))) {
+      add_note(notes, name + " not run: " + why_not_built(name));
+    }
+  }
+}
+
+// (cell, implementation) pairs of a group, not counting the copies.
+std::int64_t count_runs(const planned_group& pg, const options& o) {
+  std::int64_t runs = 0;
+  for (std::int64_t n : pg.g.sizes) {
+    for (element type : pg.g.types) {
+      if (!pg.fits(n, type)) continue;
+      for (algorithm a : pg.g.algos) {
+        for (std::int64_t mean : segment_means_of(a, o)) {
+          const cell c{pg.g.where, a, type, n, mean};
+          for (const implementation* impl : pg.impls) runs += runs_cell(*impl, c, o) ? 1 : 0;
+        }
+      }
+    }
+  }
+  return runs;
+}
+
+}  // namespace
+
+bool planned_group::fits(std::int64_t n, element type) const {
+  return std::find(too_big.begin(), too_big.end(), std::make_pair(n, type)) == too_big.end();
+}
+
+std::vector<std::int64_t> segment_means_of(algorithm a, const options& o) {
+  return is_segmented(a) ? o.segment_means : std::vector<std::int64_t>{0};
+}
+
+bool runs_cell(const implementation& impl, const cell& c, const options& o) {
+  if (impl.is_planted && !o.plant_bug) return false;
+  if (impl.is_reference && c.n > o.seq_max) return false;
+  return impl.unsupported(c.algo, c.type).empty();
+}
+
+plan make_plan(const options& o, const std::vector<implementation>& impls) {
+  plan p;
+  p.gpu_unavailable = gpu::unavailable_reason();
+  const std::int64_t host_free = host_available_bytes();
+  const std::int64_t device_free = p.gpu_unavailable.empty() ? gpu::free_memory_bytes() : 0;
+  std::int64_t runs = 0;
+  for (const group& g : o.groups) {
+    if (g.where == target::gpu && !p.gpu_unavailable.empty()) {
+      if (o.gpu_asked) p.errors.push_back("the GPU part was asked for but cannot run: " + p.gpu_unavailable);
+      else add_note(p.notes, "GPU part skipped: " + p.gpu_unavailable);
+      continue;
+    }
+    planned_group pg{g, {}, nullptr, g.impls.empty() || contains(g.impls, "copy"), {}};
+    for (const implementation& impl : impls) {
+      if (impl.where != g.where || (impl.is_planted && !o.plant_bug)) continue;
+      if (impl.is_copy) pg.copy = &impl;
+      else if (g.impls.empty() || contains(g.impls, impl.name)) pg.impls.push_back(&impl);
+    }
+    note_missing(g, impls, p.notes);
+    if (pg.impls.empty()) continue;
+    for (auto& message : check_memory(pg, o, host_free, device_free)) {
+      (o.sizes_given ? p.errors : p.notes).push_back(message);
+    }
+    note_unsupported(pg, o, p.notes);
+    runs += count_runs(pg, o);
+    for (std::int64_t n : g.sizes) {
+      for (element type : g.types) p.units += pg.fits(n, type) ? 1 : 0;  // the copies
+    }
+    p.groups.push_back(std::move(pg));
+  }
+  p.units += runs;
+  if (runs == 0 && p.errors.empty()) {
+    p.errors.push_back("nothing to run: no built-in implementation matches the filters");
+  }
+  return p;
+}
+
+}  // namespace compare

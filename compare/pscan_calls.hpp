@@ -1,0 +1,81 @@
+#pragma once
+// One call of a pscan algorithm on a cell's buffers, for any policy: shared by the CPU and CUDA
+// entries and by the host reference (pscan::seq).
+
+#include "implementation.hpp"
+#include "types.hpp"
+
+#include <pscan/pscan.hpp>
+
+namespace compare {
+
+// pscan's own plus for arithmetic types (a backend may recognise it); composition for affine.
+template <class T>
+struct pscan_op {
+  using type = pscan::plus<>;
+};
+template <>
+struct pscan_op<affine> {
+  using type = compose;
+};
+
+// Runs algorithm `a` with policy `p`. reduce writes its value to b.host_result when
+// `reduce_to_host`, else to b.out[0] (host memory: CPU targets only).
+template <class T, class P>
+void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool reduce_to_host) {
+  const T* in = static_cast<const T*>(b.values);
+  T* out = static_cast<T*>(b.out);
+  const typename pscan_op<T>::type op{};
+  switch (a) {
+    case algorithm::inclusive_scan:
+      pscan::inclusive_scan(p, in, in + b.n, out, op);
+      return;
+    case algorithm::exclusive_scan:
+      pscan::exclusive_scan(p, in, in + b.n, out, identity_value<T>(), op);
+      return;
+    case algorithm::reduce:
+      *static_cast<T*>(reduce_to_host ? b.host_result : b.out) =
+          pscan::reduce(p, in, in + b.n, identity_value<T>(), op);
+      return;
+    case algorithm::segmented_inclusive_scan:
+      pscan::segmented_inclusive_scan(p, in, in + b.n, b.flags, out, op);
+      return;
+    case algorithm::inclusive_scan_by_key:
+      pscan::inclusive_scan_by_key(p, b.keys, b.keys + b.n, in, out, op);
+      return;
+    case algorithm::segmented_reduce:
+      pscan::segmented_reduce(p, in, b.offsets, b.offsets + b.segments + 1, out,
+                              identity_value<T>(), op);
+      return;
+  }
+}
+
+// An implementation entry for a pscan policy; every algorithm and type is supported.
+// `bind(policy, buffers)` returns the policy a run uses (the GPU entries put it on the stream);
+// it is applied when the run is prepared, so the timed call does only the algorithm.
+template <class P, class Bind>
+implementation pscan_implementation(const char* name, target where, P policy, Bind bind) {
+  implementation impl;
+  impl.name = name;
+  impl.library = "pscan";
+  impl.where = where;
+  impl.unsupported = [](algorithm, element) { return std::string(); };
+  impl.prepare = [policy, where, bind](const cell& c, const cell_buffers& b) {
+    const bool to_host = where == target::gpu;  // pscan::reduce returns a host value
+    return with_element(c.type, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return prepared_run{[p = bind(policy, b), a = c.algo, b, to_host] {
+                            run_pscan<T>(p, a, b, to_host);
+                          },
+                          to_host && c.algo == algorithm::reduce};
+    });
+  };
+  return impl;
+}
+
+template <class P>
+implementation pscan_implementation(const char* name, target where, P policy) {
+  return pscan_implementation(name, where, policy, [](P p, const cell_buffers&) { return p; });
+}
+
+}  // namespace compare

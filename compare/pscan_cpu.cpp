@@ -1,0 +1,55 @@
+// The CPU pscan policies: seq (the reference, timed at small sizes only), omp when the OpenMP
+// backend is built in, and the planted bug used by the harness's own test.
+
+#include "pscan_calls.hpp"
+
+#if PSCAN_COMPARE_WITH_OMP && __has_include(<openmp/openmp.hpp>)
+#include <openmp/openmp.hpp>
+#define PSCAN_COMPARE_HAS_OMP_POLICY 1
+#endif
+
+namespace compare {
+namespace {
+
+// Off by one: +1 for numbers, b + 1 for affine maps.
+template <class T>
+void off_by_one(T& x) {
+  if constexpr (std::is_same_v<T, affine>) {
+    x.b += 1;
+  } else {
+    x = static_cast<T>(x + T(1));
+  }
+}
+
+// pscan::seq with one output element off by one: the harness must report it FAILED.
+implementation planted_bug() {
+  implementation impl = pscan_implementation("planted_bug", target::cpu, pscan::seq);
+  impl.library = "test";
+  impl.is_planted = true;
+  impl.prepare = [](const cell& c, const cell_buffers& b) {
+    return with_element(c.type, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      return prepared_run{[a = c.algo, b] {
+        run_pscan<T>(pscan::seq, a, b, false);
+        const std::int64_t outputs =
+            a == algorithm::reduce ? 1 : a == algorithm::segmented_reduce ? b.segments : b.n;
+        off_by_one(static_cast<T*>(b.out)[outputs / 2]);
+      }};
+    });
+  };
+  return impl;
+}
+
+}  // namespace
+
+void add_pscan_cpu(std::vector<implementation>& out) {
+  implementation seq = pscan_implementation("seq", target::cpu, pscan::seq);
+  seq.is_reference = true;
+  out.push_back(std::move(seq));
+#if PSCAN_COMPARE_HAS_OMP_POLICY
+  out.push_back(pscan_implementation("omp", target::cpu, pscan::omp));
+#endif
+  out.push_back(planted_bug());
+}
+
+}  // namespace compare

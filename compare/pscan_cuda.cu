@@ -1,0 +1,38 @@
+// The CUDA pscan policies, each only when its backend is built in. Runs are enqueued on the
+// harness's stream with .on(stream); pscan manages its own temporaries (stream-ordered pool).
+
+#include "pscan_calls.hpp"
+
+#if PSCAN_COMPARE_WITH_CUDA_MULTIPASS && __has_include(<cuda_multipass/cuda_multipass.cuh>)
+#include <cuda_multipass/cuda_multipass.cuh>
+#define PSCAN_COMPARE_HAS_MULTIPASS 1
+#endif
+#if PSCAN_COMPARE_WITH_CUDA_CHAINED && __has_include(<cuda_chained/cuda_chained.cuh>)
+#include <cuda_chained/cuda_chained.cuh>
+#define PSCAN_COMPARE_HAS_CHAINED 1
+#endif
+
+#include <cuda_runtime.h>
+
+namespace compare {
+namespace {
+
+template <class P>
+implementation on_harness_stream(const char* name, P policy) {
+  return pscan_implementation(name, target::gpu, policy, [](P p, const cell_buffers& b) {
+    return p.on(static_cast<cudaStream_t>(b.stream));
+  });
+}
+
+}  // namespace
+
+void add_pscan_cuda([[maybe_unused]] std::vector<implementation>& out) {
+#if PSCAN_COMPARE_HAS_MULTIPASS
+  out.push_back(on_harness_stream("cuda_multipass", pscan::cuda_multipass));
+#endif
+#if PSCAN_COMPARE_HAS_CHAINED
+  out.push_back(on_harness_stream("cuda_chained", pscan::cuda_chained));
+#endif
+}
+
+}  // namespace compare

@@ -1,0 +1,70 @@
+// Cached device properties and kernel occupancies, filled on first use per device.
+
+#include <cuda_common/check.cuh>
+#include <cuda_common/device_info.cuh>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+namespace pscan::cuda {
+namespace {
+
+int current_device() {
+  int device = 0;
+  PSCAN_CUDA_CHECK(cudaGetDevice(&device));
+  return device;
+}
+
+int attribute(cudaDeviceAttr attr, int device) {
+  int value = 0;
+  PSCAN_CUDA_CHECK(cudaDeviceGetAttribute(&value, attr, device));
+  return value;
+}
+
+device_info read_device_info(int device) {
+  device_info info;
+  info.device = device;
+  info.compute_capability = attribute(cudaDevAttrComputeCapabilityMajor, device) * 10 +
+                            attribute(cudaDevAttrComputeCapabilityMinor, device);
+  info.sm_count = attribute(cudaDevAttrMultiProcessorCount, device);
+  info.max_threads_per_sm = attribute(cudaDevAttrMaxThreadsPerMultiProcessor, device);
+  info.max_blocks_per_sm = attribute(cudaDevAttrMaxBlocksPerMultiprocessor, device);
+  info.l2_bytes = static_cast<std::size_t>(attribute(cudaDevAttrL2CacheSize, device));
+  info.shared_memory_per_sm =
+      static_cast<std::size_t>(attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  info.pageable_memory_access = attribute(cudaDevAttrPageableMemoryAccess, device) != 0;
+  return info;
+}
+
+std::mutex cache_mutex;
+
+}  // namespace
+
+const device_info& current_device_info() {
+  // unique_ptr elements: references stay valid when the vector grows.
+  static std::vector<std::unique_ptr<device_info>> cache;
+  const int device = current_device();
+  std::lock_guard<std::mutex> lock(cache_mutex);
+  if (cache.size() <= static_cast<std::size_t>(device)) cache.resize(device + 1);
+  if (!cache[device]) cache[device] = std::make_unique<device_info>(read_device_info(device));
+  return *cache[device];
+}
+
+int max_active_blocks_per_sm(const void* kernel, int block_threads, std::size_t dynamic_shared_bytes) {
+  using key = std::tuple<int, const void*, int, std::size_t>;
+  static std::map<key, int> cache;
+  const key k{current_device(), kernel, block_threads, dynamic_shared_bytes};
+  std::lock_guard<std::mutex> lock(cache_mutex);
+  const auto found = cache.find(k);
+  if (found != cache.end()) return found->second;
+  int blocks = 0;
+  PSCAN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads,
+                                                                 dynamic_shared_bytes));
+  cache.emplace(k, blocks);
+  return blocks;
+}
+
+}  // namespace pscan::cuda

@@ -1,0 +1,14 @@
+// PSCAN_CUDA_CHECK's slow path: a pscan::cuda_error with the code, its name, the call and where.
+
+#include <cuda_common/check.cuh>
+
+namespace pscan::cuda {
+
+void throw_cuda_error(cudaError_t code, const char* call, const char* file, int line) {
+  // Reset the thread's last error, or the next PSCAN_CUDA_CHECK_LAUNCH would report it again.
+  (void)cudaGetLastError();
+  throw cuda_error(static_cast<int>(code), cudaGetErrorName(code), call, file, line,
+                   cudaGetErrorString(code));
+}
+
+}  // namespace pscan::cuda

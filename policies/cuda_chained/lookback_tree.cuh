@@ -1,0 +1,102 @@
+#pragma once
+// Deterministic look-back: a tile's prefix is always combined from the same values in the same
+// shape, whatever the timing. The tiles are the leaves of an implicit radix-32 tree: node
+// (l, m) covers tiles [m 32^l, (m+1) 32^l); node (0, m) is tile m's aggregate, and a node of
+// level l >= 1 is published by its last tile as (the 31 level-(l-1) nodes before that tile's
+// own, combined by a fixed warp tree) op (its own level-(l-1) node). Tile i's prefix follows
+// the base-32 digits of i: at each level l, the d_l nodes before i's own (one per lane), each
+// level combined by a fixed warp tree, the levels folded in order from the highest. The same
+// polls give a tile what it needs to publish its own nodes. A node waits only on nodes one
+// level down, so no serial chain of tiles forms: about one L2 round trip per level, like the
+// decoupled look-back (docs/algorithms.md says why fixed anchor tiles would be too slow).
+
+#include <cuda_chained/lookback.cuh>
+#include <cuda_chained/tile_state.cuh>
+#include <cuda_chained/warp_window.cuh>
+
+#include <cuda_common/utility.cuh>
+
+#include <cstdint>
+
+namespace pscan::chained {
+
+inline constexpr int tree_radix_bits = 5;  // 32 children: one lane each
+// Tile ids below 32^5 = 2^25 (the host checks): 2^25 tiles of even 1-byte values exceed any
+// GPU's memory. Fewer levels, fewer registers held across the polls.
+inline constexpr int tree_levels = 5;
+inline constexpr std::uint64_t tree_max_tiles = std::uint64_t{1} << (tree_radix_bits * tree_levels);
+
+// Entries of a tree over `tiles` tiles: the complete nodes of every level, level after level.
+__host__ __device__ constexpr std::uint64_t tree_entries(std::uint64_t tiles) {
+  std::uint64_t entries = 0;
+  for (int level = 0; level < tree_levels; ++level) entries += tiles >> (tree_radix_bits * level);
+  return entries;
+}
+
+__device__ inline std::uint64_t tree_entry(int level, std::uint64_t node, std::uint64_t tiles) {
+  std::uint64_t first = 0;
+  for (int l = 0; l < level; ++l) first += tiles >> (tree_radix_bits * l);
+  return first + node;
+}
+
+// Run by all 32 lanes of one warp of tile `tile` (of `tiles`). Publishes the tile's aggregate
+// and the nodes ending at this tile, then returns in every lane whether the tile has
+// predecessors and, if so, value(0) op ... op value(tile - 1) in `prefix`.
+template <class T, class Op>
+__device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, std::uint32_t tiles,
+                              T aggregate, Op op, backoff wait, T& prefix) {
+  const int lane = cuda::lane_id();
+  if (lane == 0) state.publish(tile, aggregate, tile_status::aggregate);  // node (0, tile)
+  if (tile == 0) return false;
+
+  // Level l: lane j < digit(l) polls node (l, (tile >> 5l) - digit(l) + j).
+  auto digit = [&](int level) {
+    return static_cast<int>((tile >> (tree_radix_bits * level)) & 31u);
+  };
+  auto entry = [&](int level) {
+    return tree_entry(level, (tile >> (tree_radix_bits * level)) - digit(level) + lane, tiles);
+  };
+  typename tile_state<T>::probe seen[tree_levels];
+  for (backoff poll_wait = wait;; poll_wait.pause()) {
+    bool complete = true;
+#pragma unroll
+    for (int l = 0; l < tree_levels; ++l) {
+      if (lane < digit(l)) {
+        seen[l] = state.poll(entry(l));
+        complete = complete && seen[l].status(state.epoch()) != tile_status::empty;
+      }
+    }
+    if (__all_sync(~0u, complete)) break;
+  }
+  state.acquire();
+
+  // Levels from the lowest up, each one's nodes combined in lane order: the prefix is
+  // level(top) op (... op level(0)), and while the digits are 31 the nodes ending at this tile
+  // follow, node(l) = level(l-1) op node(l-1).
+  T right = aggregate;
+  bool chain = true;
+  bool has = false;
+#pragma unroll
+  for (int l = 0; l < tree_levels; ++l) {
+    if (digit(l) == 0) {
+      chain = false;
+      continue;
+    }
+    T node{};
+    if (lane < digit(l)) node = state.value(entry(l), seen[l]);
+    const T level = warp_range_reduce(node, 0, digit(l) - 1, op);
+    prefix = has ? static_cast<T>(op(level, prefix)) : level;
+    has = true;
+    chain = chain && digit(l) == 31;
+    if (chain) {
+      right = static_cast<T>(op(level, right));
+      if (lane == 0) {
+        state.publish(tree_entry(l + 1, tile >> (tree_radix_bits * (l + 1)), tiles), right,
+                      tile_status::aggregate);
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace pscan::chained

@@ -1,0 +1,91 @@
+#pragma once
+// reduce of pscan::cuda_chained in one launch. Block b reduces the b-th contiguous share of the
+// input (whole warp segments; a fixed partition of n, so the result is deterministic) and writes
+// its partial; the last block to finish (counted with an atomic between fences, the counter
+// returned to 0 for the next call) combines the partials in block order, init first. The grid
+// fills the GPU once. The result comes back with one copy and one stream sync.
+
+#include <cuda_chained/call_state.cuh>
+#include <cuda_chained/policy.cuh>
+#include <cuda_chained/tile_state.cuh>
+#include <cuda_chained/tuning.cuh>
+
+#include <cuda_common/check.cuh>
+#include <cuda_common/device_info.cuh>
+#include <cuda_common/tile_reduce.cuh>
+#include <cuda_common/utility.cuh>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace pscan::chained {
+namespace impl {
+
+// Reduce's scratch (counters, partials) has no tags: its own buffer per stream.
+inline constexpr int reduce_layout = 0;
+
+template <class A, class InIt, class Op>
+__global__ void __launch_bounds__(tuning<A>::block_threads)
+    reduce_kernel(InIt first, std::int64_t n, A init, Op op, tile_counters* counters, A* partials,
+                  A* result) {
+  using cfg = tuning<A>;
+  using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
+  constexpr std::int64_t warp_items = cuda::warp_threads * cfg::items;
+  __shared__ typename range::storage storage;
+  __shared__ bool is_last;
+  // Shares are whole warp segments, so every share starts 16-byte aligned when first is.
+  const std::int64_t segments = cuda::ceil_div<std::int64_t>(n, warp_items);
+  const std::int64_t begin = segments * blockIdx.x / gridDim.x * warp_items;
+  const std::int64_t end = min(segments * (blockIdx.x + 1) / gridDim.x * warp_items, n);
+  bool has_total;  // true: the host launches at most one block per warp segment
+  const A total = range::reduce(first + begin, end - begin, op, storage, has_total);
+  if (gridDim.x == 1) {
+    if (threadIdx.x == 0) *result = static_cast<A>(op(init, total));
+    return;
+  }
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = total;
+    __threadfence();  // release the partial before counting this block done
+    is_last = atomicAdd(&counters->done, 1u) == gridDim.x - 1;
+    if (is_last) {
+      atomicExch(&counters->done, 0u);
+      __threadfence();  // acquire: every partial is visible from here on
+    }
+  }
+  __syncthreads();  // also ends every thread's use of `storage` by the first reduction
+  if (!is_last) return;
+  const A all = range::reduce(partials, gridDim.x, op, storage, has_total);
+  if (threadIdx.x == 0) *result = static_cast<A>(op(init, all));
+}
+
+}  // namespace impl
+
+template <class InIt, class T, class Op>
+T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
+  using cfg = tuning<T>;
+  const std::int64_t n = last - first;
+  const auto kernel = &impl::reduce_kernel<T, InIt, Op>;
+  const std::int64_t resident =
+      std::int64_t{cuda::current_device_info().sm_count} *
+      std::max(1, cuda::max_active_blocks_per_sm(reinterpret_cast<const void*>(kernel),
+                                                 cfg::block_threads));
+  // At least one warp segment per warp of every block.
+  const std::int64_t blocks = std::min(
+      resident, cuda::ceil_div<std::int64_t>(n, std::int64_t{cuda::warp_threads} * cfg::items *
+                                                    (cfg::block_threads / cuda::warp_threads)));
+  // Counters, then the partials, then the result, each 256-byte aligned.
+  const std::size_t partials_bytes = tile_state<T>::round_up(sizeof(T) * blocks);
+  call_state scratch(p, tile_counters_bytes + partials_bytes + sizeof(T), impl::reduce_layout);
+  auto* base = static_cast<unsigned char*>(scratch.data());
+  T* partials = reinterpret_cast<T*>(base + tile_counters_bytes);
+  T* result = reinterpret_cast<T*>(base + tile_counters_bytes + partials_bytes);
+  kernel<<<static_cast<unsigned int>(blocks), cfg::block_threads, 0, p.stream>>>(
+      first, n, init, op, static_cast<tile_counters*>(scratch.data()), partials, result);
+  PSCAN_CUDA_CHECK_LAUNCH();
+  T value;
+  PSCAN_CUDA_CHECK(cudaMemcpyAsync(&value, result, sizeof(T), cudaMemcpyDeviceToHost, p.stream));
+  PSCAN_CUDA_CHECK(cudaStreamSynchronize(p.stream));
+  return value;
+}
+
+}  // namespace pscan::chained

@@ -1,0 +1,122 @@
+#pragma once
+// Block level (seed 001): every warp scans its lanes with shuffles, the warps' totals go through
+// shared memory, and each thread combines the totals of the warps before its own (at most 31
+// operations, no second barrier). One __syncthreads per call: callers must __syncthreads before
+// reusing the same storage. `valid_threads` (default: all) lets a partial tile scan only threads
+// 0 .. valid_threads-1; the others never call op and their results are meaningless.
+
+#include <cuda_common/utility.cuh>
+#include <cuda_common/warp_scan.cuh>
+
+namespace pscan::cuda {
+
+template <class T, int BLOCK_THREADS>
+struct block_scan {
+  static_assert(BLOCK_THREADS % warp_threads == 0 && BLOCK_THREADS <= 1024,
+                "BLOCK_THREADS must be a multiple of 32, at most 1024");
+  static constexpr int warps = BLOCK_THREADS / warp_threads;
+
+  struct storage {
+    uninitialized_array<T, warps> warp_totals;
+  };
+
+  // Returns x[0] op ... op x[t] to thread t; block_total (every thread) = all valid threads.
+  template <class Op>
+  __device__ static T inclusive(T x, Op op, storage& s, T& block_total,
+                                int valid_threads = BLOCK_THREADS) {
+    bool has_warp_prefix;
+    T warp_prefix;
+    const T in_warp = scan_warps(x, op, s, valid_threads, block_total, warp_prefix, has_warp_prefix);
+    return has_warp_prefix ? static_cast<T>(op(warp_prefix, in_warp)) : in_warp;
+  }
+
+  // Returns x[0] op ... op x[t-1] to thread t with has_prefix = true; thread 0 has no prefix
+  // (has_prefix = false, the returned value is meaningless).
+  template <class Op>
+  __device__ static T exclusive(T x, Op op, storage& s, T& block_total, bool& has_prefix,
+                                int valid_threads = BLOCK_THREADS) {
+    bool has_warp_prefix;
+    T warp_prefix;
+    const T in_warp = scan_warps(x, op, s, valid_threads, block_total, warp_prefix, has_warp_prefix);
+    const T lower = warp_shuffle_up(in_warp, 1);  // the lower lane's inclusive value
+    if (lane_id() == 0) {
+      has_prefix = has_warp_prefix;
+      return warp_prefix;
+    }
+    has_prefix = true;
+    return has_warp_prefix ? static_cast<T>(op(warp_prefix, lower)) : lower;
+  }
+
+ private:
+  // Scans within each warp and publishes the warp totals; gives each thread the combined totals
+  // of the warps before its own (warp_prefix, when there are any) and of all valid warps.
+  template <class Op>
+  __device__ static T scan_warps(T x, Op op, storage& s, int valid_threads, T& block_total,
+                                 T& warp_prefix, bool& has_warp_prefix) {
+    const int warp = warp_id();
+    const int warp_valid = min(max(valid_threads - warp * warp_threads, 0), warp_threads);
+    const T in_warp = warp_inclusive_scan(x, op, warp_valid);
+    if (lane_id() == warp_valid - 1) s.warp_totals[warp] = in_warp;
+    __syncthreads();
+    const int valid_warps = ceil_div(valid_threads, warp_threads);
+    block_total = s.warp_totals[0];
+    warp_prefix = block_total;
+#pragma unroll
+    for (int w = 1; w < warps; ++w) {
+      if (w == warp) warp_prefix = block_total;
+      if (w < valid_warps) block_total = static_cast<T>(op(block_total, s.warp_totals[w]));
+    }
+    // Threads past the valid ones take no prefix, so op never sees their (arbitrary) x.
+    has_warp_prefix = warp > 0 && static_cast<int>(threadIdx.x) < valid_threads;
+    return in_warp;
+  }
+};
+
+// Ordered block reductions. Like block_scan: one __syncthreads per call.
+template <class T, int BLOCK_THREADS>
+struct block_reduce {
+  static_assert(BLOCK_THREADS % warp_threads == 0 && BLOCK_THREADS <= 1024,
+                "BLOCK_THREADS must be a multiple of 32, at most 1024");
+  static constexpr int warps = BLOCK_THREADS / warp_threads;
+
+  struct storage {
+    uninitialized_array<T, warps> warp_totals;
+    bool warp_has_total[warps];
+  };
+
+  // Combines one value per warp (warp_total, the same in all lanes of a warp) in warp order,
+  // skipping warps whose has_value is false. Returns the total to every thread; has_total is
+  // false (and the result meaningless) when no warp had a value.
+  template <class Op>
+  __device__ static T warp_totals(const T& warp_total, bool has_value, Op op, storage& s,
+                                  bool& has_total) {
+    const int warp = warp_id();
+    if (lane_id() == 0) {
+      s.warp_has_total[warp] = has_value;
+      if (has_value) s.warp_totals[warp] = warp_total;
+    }
+    __syncthreads();
+    T total = warp_total;
+    has_total = false;
+#pragma unroll
+    for (int w = 0; w < warps; ++w) {
+      if (s.warp_has_total[w]) {
+        total = has_total ? static_cast<T>(op(total, s.warp_totals[w])) : s.warp_totals[w];
+        has_total = true;
+      }
+    }
+    return total;
+  }
+
+  // Total of threads 0 .. valid_threads-1 (valid_threads >= 1), returned to every thread.
+  template <class Op>
+  __device__ static T reduce(const T& x, Op op, storage& s, int valid_threads = BLOCK_THREADS) {
+    const int warp_valid = min(max(valid_threads - warp_id() * warp_threads, 0), warp_threads);
+    const T warp_total = warp_valid == warp_threads ? warp_reduce(x, op)
+                                                    : warp_reduce(x, op, max(warp_valid, 1));
+    bool has_total;
+    return warp_totals(warp_total, warp_valid > 0, op, s, has_total);
+  }
+};
+
+}  // namespace pscan::cuda

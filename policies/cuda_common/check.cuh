@@ -1,0 +1,32 @@
+#pragma once
+// Checking CUDA runtime calls and kernel launches: a failure throws pscan::cuda_error with the
+// error code, its name, the failing call's text, file and line (formatted in libpscan).
+
+#include <pscan/error.hpp>
+
+#include <cuda_runtime.h>
+
+namespace pscan::cuda {
+
+// Clears the thread's last-error state (so a later PSCAN_CUDA_CHECK_LAUNCH does not report this
+// error again) and throws pscan::cuda_error.
+[[noreturn]] void throw_cuda_error(cudaError_t code, const char* call, const char* file, int line);
+
+}  // namespace pscan::cuda
+
+#define PSCAN_CUDA_CHECK(call)                                                   \
+  do {                                                                           \
+    const cudaError_t pscan_cuda_status_ = (call);                               \
+    if (pscan_cuda_status_ != cudaSuccess) {                                     \
+      ::pscan::cuda::throw_cuda_error(pscan_cuda_status_, #call, __FILE__, __LINE__); \
+    }                                                                            \
+  } while (0)
+
+// Right after a <<<...>>> launch: reports a bad configuration or an earlier asynchronous error.
+#define PSCAN_CUDA_CHECK_LAUNCH()                                                \
+  do {                                                                           \
+    const cudaError_t pscan_cuda_status_ = cudaGetLastError();                   \
+    if (pscan_cuda_status_ != cudaSuccess) {                                     \
+      ::pscan::cuda::throw_cuda_error(pscan_cuda_status_, "kernel launch", __FILE__, __LINE__); \
+    }                                                                            \
+  } while (0)

@@ -1,0 +1,31 @@
+#pragma once
+// Per-device properties, read once per device and cached by libpscan (cudaDeviceGetAttribute, not
+// the slow cudaGetDeviceProperties), and a cache of kernel occupancies for sizing grids.
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace pscan::cuda {
+
+struct device_info {
+  int device = 0;
+  int compute_capability = 0;  // major * 10 + minor
+  int sm_count = 0;
+  int max_threads_per_sm = 0;
+  int max_blocks_per_sm = 0;
+  std::size_t l2_bytes = 0;
+  std::size_t shared_memory_per_sm = 0;
+  bool pageable_memory_access = false;  // the device may read pageable host memory (HMM/ATS)
+};
+
+// The properties of the calling thread's current device (cudaGetDevice). Thread-safe; the
+// reference stays valid for the life of the process.
+const device_info& current_device_info();
+
+// Resident blocks per SM of `kernel` (a __global__ function's address) launched with
+// `block_threads` threads, on the current device; cached per (device, kernel, configuration).
+int max_active_blocks_per_sm(const void* kernel, int block_threads,
+                             std::size_t dynamic_shared_bytes = 0);
+
+}  // namespace pscan::cuda

@@ -1,0 +1,63 @@
+#pragma once
+// What both CUDA policies share: the stream and the memory resource they run with, and the check
+// of iterator arguments (null or host pointers are rejected before any work).
+
+#include <pscan/error.hpp>
+#include <pscan/policy.hpp>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+namespace pscan::cuda {
+
+// Where a policy's temporary device memory comes from when the caller supplies it. Allocation
+// and deallocation are ordered on the stream given (like cudaMallocAsync/cudaFreeAsync).
+class device_resource {
+ public:
+  virtual void* allocate(std::size_t bytes, cudaStream_t stream) = 0;
+  virtual void deallocate(void* p, std::size_t bytes, cudaStream_t stream) = 0;
+  virtual ~device_resource() = default;
+};
+
+// The state of a CUDA policy. Modifiers return a new policy of the derived type.
+template <class Derived>
+struct policy_base : execution_policy_base {
+  cudaStream_t stream = nullptr;        // nullptr: the default stream
+  device_resource* resource = nullptr;  // nullptr: libpscan's stream-ordered pool
+
+  Derived on(cudaStream_t s) const {
+    Derived p = static_cast<const Derived&>(*this);
+    p.stream = s;
+    return p;
+  }
+  Derived with(device_resource& r) const {
+    Derived p = static_cast<const Derived&>(*this);
+    p.resource = &r;
+    return p;
+  }
+};
+
+// Throws pscan::invalid_argument when `p` is memory the current device cannot access (pageable
+// host memory without HMM/ATS). Implemented in libpscan.
+void check_device_accessible(const char* algorithm, const char* argument, const void* p);
+
+// The check_iterator hook of both CUDA backends (each exposes it with a one-line overload taking
+// its policy). Raw pointers must be non-null and device-accessible when n != 0 (n = -1: unknown
+// count); other iterators (fancy iterators) cannot be inspected and pass.
+template <class It>
+void check_iterator(const char* algorithm, const char* argument, It it, std::int64_t n) {
+  if constexpr (std::is_pointer_v<It>) {
+    if (n == 0) return;
+    if (it == nullptr) {
+      throw invalid_argument(std::string(algorithm) + ": `" + argument + "` is a null pointer" +
+                             (n > 0 ? " with n = " + std::to_string(n) : std::string()));
+    }
+    check_device_accessible(algorithm, argument, static_cast<const void*>(it));
+  }
+}
+
+}  // namespace pscan::cuda

@@ -1,0 +1,205 @@
+#pragma once
+// Tile level: moving a tile of BLOCK_THREADS * ITEMS items between global memory and a per-thread
+// *blocked* register array (thread t holds items t*ITEMS .. t*ITEMS+ITEMS-1 of the tile).
+// Global accesses are warp-striped, so each access instruction of a warp touches consecutive
+// memory, in 16-byte units where the type allows (LDG/STG.128 for aligned raw pointers, plain
+// first[i] for any other iterator); each warp transposes its own part of the tile through shared
+// memory (__syncwarp only, no block barrier). A partial tile moves only its first `valid` items.
+
+#include <cuda_common/thread_scan.cuh>
+#include <cuda_common/utility.cuh>
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace pscan::cuda {
+
+// Items of T per 16-byte unit (1 when T does not divide 16: such types move one by one).
+template <class T>
+inline constexpr int unit_items_v = (sizeof(T) < 16 && 16 % sizeof(T) == 0) ? int(16 / sizeof(T)) : 1;
+// Whether a unit is exactly 16 bytes, so it can move as one int4.
+template <class T>
+inline constexpr bool has_16_byte_units_v = sizeof(T) * unit_items_v<T> == 16;
+// Whether It is a raw pointer to T, so its memory may be accessed as int4 when 16-byte aligned.
+template <class It, class T>
+inline constexpr bool is_pointer_to_v =
+    std::is_pointer_v<It> && std::is_same_v<std::remove_cv_t<std::remove_pointer_t<It>>, T>;
+
+namespace detail {
+
+template <class P>
+__device__ __forceinline__ bool is_aligned_16(P p) {
+  return (reinterpret_cast<std::uintptr_t>(p) & 15) == 0;
+}
+template <class T>
+__device__ __forceinline__ int4 pack_unit(const T* items) {
+  int4 v;
+  std::memcpy(&v, items, 16);
+  return v;
+}
+// By value: a reference into global memory would make memcpy read it byte by byte.
+template <class T>
+__device__ __forceinline__ void unpack_unit(int4 v, T* items) {
+  std::memcpy(items, &v, 16);
+}
+
+}  // namespace detail
+
+// One warp's segment of up to 32*ITEMS items, warp-striped in units of K = unit_items_v<T>:
+// lane l holds units l, l+32, l+64, ... in items[0..K), items[K..2K), ... (unit u = items
+// u*K .. u*K+K-1 of the segment). Only items < valid are read; the others are left untouched.
+template <int ITEMS, class T, class InIt>
+__device__ __forceinline__ void load_warp_striped(InIt first, int valid, T (&items)[ITEMS]) {
+  constexpr int K = unit_items_v<T>;
+  static_assert(ITEMS % K == 0, "ITEMS must be a multiple of the items in a 16-byte unit");
+  const int lane = lane_id();
+  if constexpr (is_pointer_to_v<InIt, T> && has_16_byte_units_v<T>) {
+    if (valid >= warp_threads * ITEMS && detail::is_aligned_16(first)) {
+      const int4* units = reinterpret_cast<const int4*>(first);
+#pragma unroll
+      for (int j = 0; j < ITEMS / K; ++j) detail::unpack_unit(units[lane + warp_threads * j], items + j * K);
+      return;
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < ITEMS / K; ++j) {
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int i = (lane + warp_threads * j) * K + k;
+      if (i < valid) items[j * K + k] = static_cast<T>(first[i]);
+    }
+  }
+}
+
+// The inverse of load_warp_striped: writes items < valid of the warp's segment.
+template <int ITEMS, class T, class OutIt>
+__device__ __forceinline__ void store_warp_striped(OutIt out, int valid, const T (&items)[ITEMS]) {
+  constexpr int K = unit_items_v<T>;
+  static_assert(ITEMS % K == 0, "ITEMS must be a multiple of the items in a 16-byte unit");
+  const int lane = lane_id();
+  if constexpr (is_pointer_to_v<OutIt, T> && has_16_byte_units_v<T>) {
+    if (valid >= warp_threads * ITEMS && detail::is_aligned_16(out)) {
+      int4* units = reinterpret_cast<int4*>(out);
+#pragma unroll
+      for (int j = 0; j < ITEMS / K; ++j) units[lane + warp_threads * j] = detail::pack_unit(items + j * K);
+      return;
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < ITEMS / K; ++j) {
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int i = (lane + warp_threads * j) * K + k;
+      if (i < valid) out[i] = items[j * K + k];
+    }
+  }
+}
+
+template <class T, int BLOCK_THREADS, int ITEMS>
+struct tile_io {
+  static_assert(BLOCK_THREADS % warp_threads == 0, "BLOCK_THREADS must be a multiple of 32");
+  static constexpr int tile_items = BLOCK_THREADS * ITEMS;
+  static constexpr int warp_items = warp_threads * ITEMS;
+  static constexpr int unit_items = unit_items_v<T>;
+  static constexpr int thread_units = ITEMS / unit_items;
+
+  struct storage {
+    uninitialized_array<T, tile_items> items;
+  };
+
+  // items[i] = tile_first[t*ITEMS + i] for t*ITEMS + i < valid; other items untouched.
+  template <class InIt>
+  __device__ static void load(InIt tile_first, int valid, T (&items)[ITEMS], storage& s) {
+    const int warp_valid = min(max(valid - warp_id() * warp_items, 0), warp_items);
+    if (warp_valid == 0) return;
+    const int lane = lane_id();
+    const bool full = warp_valid == warp_items;
+    T striped[ITEMS];
+    load_warp_striped(tile_first + warp_id() * warp_items, warp_valid, striped);
+    T* region = s.items.data() + warp_id() * warp_items;
+    __syncwarp();  // the warp's previous use of its region is over
+#pragma unroll
+    for (int j = 0; j < thread_units; ++j) {
+      const int unit = lane + warp_threads * j;
+      if (full || unit * unit_items < warp_valid) write_unit(region, unit, striped + j * unit_items);
+    }
+    __syncwarp();
+    if (full) {
+#pragma unroll
+      for (int j = 0; j < thread_units; ++j) read_unit(region, lane * thread_units + j, items + j * unit_items);
+    } else {
+#pragma unroll
+      for (int i = 0; i < ITEMS; ++i) {
+        if (lane * ITEMS + i < warp_valid) items[i] = region[position(lane * ITEMS + i)];
+      }
+    }
+  }
+
+  // tile_out[t*ITEMS + i] = items[i] for t*ITEMS + i < valid.
+  template <class OutIt>
+  __device__ static void store(OutIt tile_out, int valid, const T (&items)[ITEMS], storage& s) {
+    const int warp_valid = min(max(valid - warp_id() * warp_items, 0), warp_items);
+    if (warp_valid == 0) return;
+    const int lane = lane_id();
+    const bool full = warp_valid == warp_items;
+    T* region = s.items.data() + warp_id() * warp_items;
+    __syncwarp();  // the warp's previous use of its region is over
+    if (full) {
+#pragma unroll
+      for (int j = 0; j < thread_units; ++j) write_unit(region, lane * thread_units + j, items + j * unit_items);
+    } else {
+#pragma unroll
+      for (int i = 0; i < ITEMS; ++i) {
+        if (lane * ITEMS + i < warp_valid) region[position(lane * ITEMS + i)] = items[i];
+      }
+    }
+    __syncwarp();
+    T striped[ITEMS];
+#pragma unroll
+    for (int j = 0; j < thread_units; ++j) {
+      const int unit = lane + warp_threads * j;
+      if (full) {
+        read_unit(region, unit, striped + j * unit_items);
+      } else {
+#pragma unroll
+        for (int k = 0; k < unit_items; ++k) {
+          const int i = unit * unit_items + k;
+          if (i < warp_valid) striped[j * unit_items + k] = region[position(i)];
+        }
+      }
+    }
+    store_warp_striped(tile_out + warp_id() * warp_items, warp_valid, striped);
+  }
+
+ private:
+  // 16-byte units are XOR-swizzled within each 128-byte row (8 units): unit u goes to slot
+  // u ^ (row % 8). Shared memory serves 8 lanes' 16-byte accesses at a time; with a power-of-two
+  // thread_units both the striped pass (8 consecutive units) and the blocked pass (8 lanes'
+  // units, thread_units apart) then hit 8 different bank groups.
+  static constexpr bool swizzled =
+      has_16_byte_units_v<T> && (thread_units & (thread_units - 1)) == 0;
+
+  __device__ static int slot(int unit) { return swizzled ? unit ^ ((unit >> 3) & 7) : unit; }
+  // Where item i of the warp's segment lives in its region.
+  __device__ static int position(int i) {
+    return slot(i / unit_items) * unit_items + i % unit_items;
+  }
+
+  __device__ static void write_unit(T* region, int unit, const T* src) {
+    if constexpr (has_16_byte_units_v<T>) {
+      reinterpret_cast<int4*>(region)[slot(unit)] = detail::pack_unit(src);
+    } else {
+      region[unit] = src[0];
+    }
+  }
+  __device__ static void read_unit(T* region, int unit, T* dst) {
+    if constexpr (has_16_byte_units_v<T>) {
+      detail::unpack_unit(reinterpret_cast<const int4*>(region)[slot(unit)], dst);
+    } else {
+      dst[0] = region[unit];
+    }
+  }
+};
+
+}  // namespace pscan::cuda

@@ -1,0 +1,71 @@
+#pragma once
+// reduce of pscan::cuda_multipass: the end point of seed 001's progression, kept in order for a
+// non-commutative op. Pass 1: a grid sized to fill the GPU once (SMs x resident blocks); block b
+// reduces the b-th contiguous share of the input, its warps each a contiguous part of that,
+// reading 16-byte units warp-striped and reducing them as they arrive (several loads in flight
+// per thread); the warps' totals are combined in order. Pass 2: one block combines the block
+// totals in block order, init first. The result comes back with one copy and one stream sync.
+
+#include <cuda_multipass/policy.cuh>
+#include <cuda_multipass/tuning.cuh>
+
+#include <cuda_common/check.cuh>
+#include <cuda_common/device_info.cuh>
+#include <cuda_common/temporary.cuh>
+#include <cuda_common/tile_reduce.cuh>
+
+#include <algorithm>
+#include <cstdint>
+
+namespace pscan::multipass {
+namespace impl {
+
+// out[blockIdx.x] = the reduction of the block's share of first[0..n) (ApplyInit, for a
+// single-block launch: init op that).
+template <bool ApplyInit, class A, class InIt, class Op>
+__global__ void __launch_bounds__(tuning<A>::block_threads)
+    reduce_kernel(InIt first, std::int64_t n, A* out, A init, Op op) {
+  using cfg = tuning<A>;
+  using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
+  __shared__ typename range::storage storage;
+  // Shares are whole warp segments, so every block starts 16-byte aligned when first is.
+  const std::int64_t segments = cuda::ceil_div<std::int64_t>(n, cfg::warp_items);
+  const std::int64_t begin = segments * blockIdx.x / gridDim.x * cfg::warp_items;
+  const std::int64_t end = min(segments * (blockIdx.x + 1) / gridDim.x * cfg::warp_items, n);
+  bool has_total;  // true: the host launches at most one block per warp segment
+  const A total = range::reduce(first + begin, end - begin, op, storage, has_total);
+  if (threadIdx.x == 0) out[blockIdx.x] = ApplyInit ? static_cast<A>(op(init, total)) : total;
+}
+
+}  // namespace impl
+
+template <class InIt, class T, class Op>
+T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
+  using cfg = tuning<T>;
+  const std::int64_t n = last - first;
+  const void* pass1 = reinterpret_cast<const void*>(&impl::reduce_kernel<false, T, InIt, Op>);
+  const std::int64_t resident = std::int64_t{cuda::current_device_info().sm_count} *
+                                std::max(1, cuda::max_active_blocks_per_sm(pass1, cfg::block_threads));
+  // At least a whole warp segment per warp of every block.
+  const std::int64_t blocks = std::min(
+      resident, cuda::ceil_div<std::int64_t>(n, std::int64_t{cfg::warp_items} * cfg::warps));
+  constexpr std::int64_t partials_at = 16;  // keeps the partials 16-byte aligned
+  cuda::temporary_buffer<T> buffer(static_cast<std::size_t>(blocks > 1 ? partials_at + blocks : 1), p);
+  T* result = buffer.data();
+  if (blocks > 1) {
+    T* partials = buffer.data() + partials_at;
+    impl::reduce_kernel<false, T><<<static_cast<unsigned>(blocks), cfg::block_threads, 0, p.stream>>>(
+        first, n, partials, init, op);
+    PSCAN_CUDA_CHECK_LAUNCH();
+    impl::reduce_kernel<true, T><<<1, cfg::block_threads, 0, p.stream>>>(partials, blocks, result, init, op);
+  } else {
+    impl::reduce_kernel<true, T><<<1, cfg::block_threads, 0, p.stream>>>(first, n, result, init, op);
+  }
+  PSCAN_CUDA_CHECK_LAUNCH();
+  T value;
+  PSCAN_CUDA_CHECK(cudaMemcpyAsync(&value, result, sizeof(T), cudaMemcpyDeviceToHost, p.stream));
+  PSCAN_CUDA_CHECK(cudaStreamSynchronize(p.stream));
+  return value;
+}
+
+}  // namespace pscan::multipass

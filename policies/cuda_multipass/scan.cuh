@@ -1,0 +1,170 @@
+#pragma once
+// inclusive_scan / exclusive_scan of pscan::cuda_multipass: reduce-then-scan, recursively.
+//   1. upsweep:   each tile (block_threads x items) reduces to its total      (reads n)
+//   2. the tile totals are scanned by this same algorithm, as many levels as n needs (the last
+//      level is one tile, scanned by a single block); init, when given, enters there
+//   3. downsweep: each tile rescans its input with the carry-in from the scanned totals and
+//      writes the result                                                      (reads n, writes n)
+// 3n of memory traffic, against 4n for scan-then-add. No identity: tile 0 has no carry-in unless
+// there is an init. In place is safe: the upsweep only writes totals, and each downsweep block
+// reads its tile before writing it.
+
+#include <cuda_multipass/policy.cuh>
+#include <cuda_multipass/tuning.cuh>
+
+#include <cuda_common/block_scan.cuh>
+#include <cuda_common/check.cuh>
+#include <cuda_common/launch.cuh>
+#include <cuda_common/temporary.cuh>
+#include <cuda_common/thread_scan.cuh>
+#include <cuda_common/tile_io.cuh>
+#include <cuda_common/tile_reduce.cuh>
+
+#include <cstdint>
+#include <iterator>
+
+namespace pscan::multipass {
+namespace impl {
+
+// totals[tile] = the ordered reduction of tile `tile` of first[0..n).
+template <class A, class InIt, class Op>
+__global__ void __launch_bounds__(tuning<A>::block_threads)
+    upsweep_kernel(InIt first, std::int64_t n, A* totals, Op op) {
+  using cfg = tuning<A>;
+  using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
+  __shared__ typename range::storage storage;
+  const std::int64_t tile = cuda::grid_block_index();
+  const std::int64_t offset = tile * cfg::tile_items;
+  if (offset >= n) return;
+  bool has_total;
+  const A total = range::reduce(first + offset, min(n - offset, std::int64_t{cfg::tile_items}), op,
+                                storage, has_total);
+  if (threadIdx.x == 0) totals[tile] = total;
+}
+
+template <class A>
+struct downsweep_storage {
+  using cfg = tuning<A>;
+  typename cuda::tile_io<A, cfg::block_threads, cfg::items>::storage io;
+  typename cuda::block_scan<A, cfg::block_threads>::storage scan;
+};
+
+// Scans one tile (valid items; Full: valid == tile_items, known at compile time) starting from
+// the tile's carry-in, and stores it: out[i] = carry op in[0] op ... op in[i] (Exclusive: up to
+// in[i-1]).
+template <bool Exclusive, bool Full, class A, class InIt, class OutIt, class Op>
+__device__ __forceinline__ void scan_tile(InIt in, OutIt out, int valid, bool has_carry,
+                                          const A& carry, Op op, downsweep_storage<A>& s) {
+  using cfg = tuning<A>;
+  using io = cuda::tile_io<A, cfg::block_threads, cfg::items>;
+  using scan = cuda::block_scan<A, cfg::block_threads>;
+  if (Full) valid = cfg::tile_items;
+  A items[cfg::items];
+  io::load(in, valid, items, s.io);
+  const int first_item = static_cast<int>(threadIdx.x) * cfg::items;
+  const int thread_valid = Full ? cfg::items : min(max(valid - first_item, 0), cfg::items);
+  const int valid_threads = Full ? cfg::block_threads : cuda::ceil_div(valid, cfg::items);
+  // Threads past the valid ones pass the carry along; block_scan never combines it.
+  const A mine = thread_valid > 0 ? cuda::thread_reduce<cfg::items>(items, op, thread_valid) : carry;
+  A block_total;
+  bool has_prefix;
+  const A prefix = scan::exclusive(mine, op, s.scan, block_total, has_prefix, valid_threads);
+  if (thread_valid > 0) {
+    // The thread's carry-in: the tile's carry, then the threads before it in this tile.
+    const bool has_in = has_carry || has_prefix;
+    const A in_carry = !has_prefix ? carry : has_carry ? static_cast<A>(op(carry, prefix)) : prefix;
+    if constexpr (Exclusive) {
+      cuda::thread_exclusive_scan<cfg::items>(items, op, thread_valid, in_carry);  // has_in: init
+    } else {
+      cuda::thread_inclusive_scan<cfg::items>(items, op, thread_valid, has_in, in_carry);
+    }
+  }
+  io::store(out, valid, items, s.io);
+}
+
+// Tile t > 0 starts from scanned_totals[t-1] (which includes init); tile 0 from init, if any.
+// Blocks take the tiles from the last one down: the upsweep read the last tiles most recently, so
+// the first downsweep reads still find them in L2 (up to its size, less DRAM traffic).
+template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
+__global__ void __launch_bounds__(tuning<A>::block_threads)
+    downsweep_kernel(InIt first, std::int64_t n, OutIt out, const A* scanned_totals, A init, Op op) {
+  using cfg = tuning<A>;
+  __shared__ downsweep_storage<A> storage;
+  const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, cfg::tile_items);
+  const std::int64_t block = cuda::grid_block_index();
+  if (block >= tiles) return;
+  const std::int64_t tile = tiles - 1 - block;
+  const std::int64_t offset = tile * cfg::tile_items;
+  const bool has_carry = HasInit || tile > 0;
+  const A carry = tile > 0 ? scanned_totals[tile - 1] : init;
+  if (n - offset >= cfg::tile_items) {
+    scan_tile<Exclusive, true>(first + offset, out + offset, cfg::tile_items, has_carry, carry, op, storage);
+  } else {
+    scan_tile<Exclusive, false>(first + offset, out + offset, static_cast<int>(n - offset), has_carry,
+                                carry, op, storage);
+  }
+}
+
+// Elements of the tile totals of one level, padded so that every level starts 16-byte aligned.
+inline std::int64_t padded_totals(std::int64_t tiles) {
+  return cuda::ceil_div<std::int64_t>(tiles, 16) * 16;
+}
+
+// Scratch for the totals of every level a scan of n elements needs.
+template <class A>
+std::int64_t scratch_elements(std::int64_t n) {
+  std::int64_t elements = 0;
+  for (std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, tuning<A>::tile_items); tiles > 1;
+       tiles = cuda::ceil_div<std::int64_t>(tiles, tuning<A>::tile_items)) {
+    elements += padded_totals(tiles);
+  }
+  return elements;
+}
+
+// One level: upsweep into this level's totals, scan them in place (the next levels use the
+// scratch after them), downsweep. A single tile needs no totals: it is scanned directly.
+template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
+void scan_level(InIt first, std::int64_t n, OutIt out, const A& init, Op op, A* scratch,
+                cudaStream_t stream) {
+  using cfg = tuning<A>;
+  const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, cfg::tile_items);
+  A* totals = nullptr;
+  if (tiles > 1) {
+    totals = scratch;
+    upsweep_kernel<A><<<cuda::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, totals, op);
+    PSCAN_CUDA_CHECK_LAUNCH();
+    // totals[t] becomes init op total[0] op ... op total[t]: the carry-in of tile t + 1.
+    scan_level<false, HasInit, A>(totals, tiles, totals, init, op, scratch + padded_totals(tiles),
+                                  stream);
+  }
+  downsweep_kernel<Exclusive, HasInit, A>
+      <<<cuda::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, out, totals, init, op);
+  PSCAN_CUDA_CHECK_LAUNCH();
+}
+
+template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
+void scan(const policy& p, InIt first, InIt last, OutIt out, const A& init, Op op) {
+  const std::int64_t n = last - first;
+  cuda::temporary_buffer<A> scratch(static_cast<std::size_t>(scratch_elements<A>(n)), p);
+  scan_level<Exclusive, HasInit, A>(first, n, out, init, op, scratch.data(), p.stream);
+}
+
+}  // namespace impl
+
+template <class InIt, class OutIt, class Op>
+void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op) {
+  using A = typename std::iterator_traits<InIt>::value_type;
+  impl::scan<false, false, A>(p, first, last, out, A{}, op);
+}
+
+template <class InIt, class OutIt, class Op, class T>
+void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op, T init) {
+  impl::scan<false, true, T>(p, first, last, out, init, op);
+}
+
+template <class InIt, class OutIt, class T, class Op>
+void exclusive_scan(const policy& p, InIt first, InIt last, OutIt out, T init, Op op) {
+  impl::scan<true, true, T>(p, first, last, out, init, op);
+}
+
+}  // namespace pscan::multipass

@@ -1,0 +1,128 @@
+#pragma once
+// pscan::omp scans: seed 001's cost-optimal three-phase scan (each thread reduces its chunk, the
+// chunk totals are scanned, each thread rescans its chunk from its carry-in), cache-blocked: the
+// input goes through in blocks of team x chunk_bytes, so the rescan of phase 3 reads the chunk
+// from the thread's own cache and DRAM sees one read of the input and one write of the output.
+
+#include "partials.hpp"
+#include "policy.hpp"
+
+#include <sequential/sequential.hpp>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <vector>
+
+namespace pscan::openmp {
+namespace detail {
+
+// Input bytes per thread per block: read in phase 1, read again in phase 3, so it must stay in
+// a core's private L2 (1-2 MiB on current x86 servers) together with the output it writes.
+inline constexpr std::int64_t chunk_bytes = 128 * 1024;
+
+// A thread scans ~8K int32 in a few microseconds, about what starting a team costs: below
+// 2 x this many elements the calling thread runs pscan::seq's own loop, so omp never loses to seq
+// at small n.
+inline constexpr std::int64_t scan_min_per_thread = 8192;
+
+enum class scan_kind { inclusive, exclusive };
+
+// Scans [lo, hi) into out starting from `carry` (none: first[lo] starts the scan). Exclusive
+// scans always have a carry (their init). Each element is read before its output is written,
+// so out may equal first.
+template <scan_kind Kind, class T, class InIt, class OutIt, class Op>
+void scan_range(InIt first, std::int64_t lo, std::int64_t hi, OutIt out, Op& op,
+                const std::optional<T>& carry) {
+  if (lo >= hi) return;
+  if constexpr (Kind == scan_kind::inclusive) {
+    T acc = carry ? static_cast<T>(op(*carry, first[lo])) : static_cast<T>(first[lo]);
+    out[lo] = acc;
+    for (std::int64_t i = lo + 1; i < hi; ++i) {
+      acc = op(acc, first[i]);
+      out[i] = acc;
+    }
+  } else {
+    T acc = *carry;
+    for (std::int64_t i = lo; i < hi; ++i) {
+      T next = op(acc, first[i]);
+      out[i] = acc;
+      acc = next;
+    }
+  }
+}
+
+// The blocked three-phase scan of [0, n) on `team` threads, in one parallel region.
+template <scan_kind Kind, class T, class InIt, class OutIt, class Op>
+void blocked_scan(int team, InIt first, std::int64_t n, OutIt out, Op op,
+                  const std::optional<T>& init) {
+  using value_type = typename std::iterator_traits<InIt>::value_type;
+  const std::int64_t chunk =
+      std::max<std::int64_t>(chunk_bytes / static_cast<std::int64_t>(sizeof(value_type)), 1024);
+  // Chunk totals, double-buffered by block parity: a thread may start block b+1 (writing its
+  // total) while a slower one still reads the totals of block b. One barrier per block suffices.
+  std::vector<padded<std::optional<T>>> totals(2 * static_cast<std::size_t>(team));
+
+#pragma omp parallel num_threads(team)
+  {
+    const int threads = omp_get_num_threads();  // may be fewer than asked for
+    const int t = omp_get_thread_num();
+    const std::int64_t block = chunk * threads;
+    Op thread_op = op;
+    // Every thread folds all chunk totals itself (p op calls per block) instead of waiting for
+    // one thread to scan them: the same left fold everywhere, so all agree on the carry.
+    std::optional<T> carry = init;
+    for (std::int64_t begin = 0, b = 0; begin < n; begin += block, ++b) {
+      const std::int64_t end = std::min(n, begin + block);
+      const std::int64_t lo = detail::split_point(begin, end, t, threads);
+      const std::int64_t hi = detail::split_point(begin, end, t + 1, threads);
+      padded<std::optional<T>>* block_totals = totals.data() + (b % 2) * threads;
+      block_totals[t].value = detail::reduce_range<T>(first, lo, hi, thread_op);  // phase 1
+#pragma omp barrier
+      for (int u = 0; u < t; ++u) {
+        carry = detail::combine(carry, block_totals[u].value, thread_op);
+      }
+      detail::scan_range<Kind>(first, lo, hi, out, thread_op, carry);  // phase 3, from cache
+      for (int u = t; u < threads; ++u) {
+        carry = detail::combine(carry, block_totals[u].value, thread_op);
+      }
+    }
+  }
+}
+
+// The team for a scan of n elements; below 2, the calling thread runs pscan::seq's loop.
+inline int scan_team(const policy& p, std::int64_t n) {
+  return detail::team_size(p, n, scan_min_per_thread);
+}
+
+}  // namespace detail
+
+template <class InIt, class OutIt, class Op>
+void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op) {
+  using T = typename std::iterator_traits<InIt>::value_type;
+  const int team = detail::scan_team(p, last - first);
+  if (team < 2) return sequential::inclusive_scan(seq, first, last, out, op);
+  detail::blocked_scan<detail::scan_kind::inclusive>(team, first, last - first, out, op,
+                                                     std::optional<T>{});
+}
+
+template <class InIt, class OutIt, class Op, class T>
+void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op, T init) {
+  const int team = detail::scan_team(p, last - first);
+  if (team < 2) return sequential::inclusive_scan(seq, first, last, out, op, init);
+  detail::blocked_scan<detail::scan_kind::inclusive>(team, first, last - first, out, op,
+                                                     std::optional<T>{init});
+}
+
+template <class InIt, class OutIt, class T, class Op>
+void exclusive_scan(const policy& p, InIt first, InIt last, OutIt out, T init, Op op) {
+  const int team = detail::scan_team(p, last - first);
+  if (team < 2) return sequential::exclusive_scan(seq, first, last, out, init, op);
+  detail::blocked_scan<detail::scan_kind::exclusive>(team, first, last - first, out, op,
+                                                     std::optional<T>{init});
+}
+
+}  // namespace pscan::openmp

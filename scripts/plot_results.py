@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""Plots and tables from pscan-compare's results.json.
+
+Usage: plot_results.py RESULTS.json [--out DIR]
+
+Writes into DIR (default: the JSON's folder):
+  <target>_<algorithm>_<type>.png  throughput (GB/s) vs size per implementation, log2 x axis,
+                                   one panel per segment length for the segmented algorithms
+  headline.png                     inclusive_scan i32 (GPU if measured, else CPU)
+  headline.md                      GB/s at the largest size of every cell, with the speedup
+  seeds.md                         Harris' and LightScan's tables next to today's measurements
+Needs python3 and matplotlib (the .md files are written even without matplotlib).
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+from collections import defaultdict
+
+# Harris, Sengupta, Owens, "Parallel Prefix Sum (Scan) with CUDA", GPU Gems 3 ch. 39 / NVIDIA
+# whitepaper (April 2007), Table 2: the work-efficient, bank-conflict-free CUDA scan (float) on a
+# GeForce 8800 GTX against a sequential C++ scan on one core of an Intel Core Duo Extreme 2.93 GHz.
+# (elements, CPU ms, GPU ms). The paper prints 8388688 for the row that is 2^23 = 8388608.
+HARRIS_TABLE = [
+    (1024, 0.002231, 0.079492), (32768, 0.072663, 0.106159), (65536, 0.146326, 0.137006),
+    (131072, 0.726429, 0.200257), (262144, 1.454742, 0.326900), (524288, 2.911067, 0.624104),
+    (1048576, 5.900097, 1.118091), (2097152, 11.848376, 2.099666), (4194304, 23.835931, 4.062923),
+    (8388608, 47.390906, 7.987311), (16777216, 94.794598, 15.854781),
+]
+
+# Liu and Aluru, "LightScan: Faster Scan Primitive on CUDA Compatible Manycore Processors"
+# (Georgia Institute of Technology): inclusive scan with +, Tesla K40c, CUDA 7.0, in GEPS
+# (10^9 elements per second). Table 2: LightScan by size; Table 3: average and maximum over the
+# sizes 32M..512M for every evaluated implementation (TBB on 16 Xeon E5-2650 cores / a Xeon Phi).
+LIGHTSCAN_TYPES = ["i32", "i64", "f32", "f64"]  # the paper's Int32, Int64, Float, Double
+LIGHTSCAN_TABLE2 = {
+    2**25: [24.1, 12.4, 24.5, 12.6], 2**26: [24.8, 12.6, 25.1, 12.9],
+    2**27: [25.3, 12.7, 25.5, 13.0], 2**28: [25.5, 12.7, 25.6, 13.0],
+    2**29: [25.5, 12.8, 25.7, 13.0],
+}
+LIGHTSCAN_TABLE3 = {
+    "Average": {
+        "LightScan": [25.0, 12.7, 25.3, 12.9], "CUDPP": [12.7, 6.5, 12.7, 6.5],
+        "Thrust": [10.6, 7.1, 9.5, 7.6], "ModernGPU": [18.2, 8.3, 16.7, 8.4],
+        "CUB": [21.6, 11.0, 21.6, 11.2], "TBB (16 CPU cores)": [3.0, 1.6, 3.0, 1.5],
+        "TBB (Xeon Phi)": [0.4, 0.4, 0.6, 0.4],
+    },
+    "Maximum": {
+        "LightScan": [25.5, 12.8, 25.7, 13.0], "CUDPP": [13.2, 6.6, 13.2, 6.6],
+        "Thrust": [10.8, 7.2, 9.7, 7.7], "ModernGPU": [18.4, 8.3, 16.9, 8.5],
+        "CUB": [21.8, 11.1, 21.8, 11.2], "TBB (16 CPU cores)": [3.1, 1.6, 3.1, 1.6],
+        "TBB (Xeon Phi)": [0.7, 0.7, 1.0, 0.6],
+    },
+}
+GPU_IMPLS = ["cuda_chained", "cuda_multipass", "cub", "thrust"]
+
+
+def size_label(n):
+    log = int(math.log2(n)) if n > 0 else 0
+    if n >= 1024 and 2**log == n:
+        return f"2^{log}"
+    return str(n)
+
+
+def fmt(value, digits=2):
+    return "" if value is None else f"{value:.{digits}f}"
+
+
+def load(path):
+    with open(path) as f:
+        data = json.load(f)
+    return data.get("provenance", {}), data.get("results", [])
+
+
+def ok_rows(results, **match):
+    return [r for r in results
+            if r["status"] == "ok" and all(r.get(k) == v for k, v in match.items())]
+
+
+def median_ms(results, target, algorithm, type_, n, impl):
+    rows = ok_rows(results, target=target, algorithm=algorithm, type=type_, n=n, implementation=impl)
+    return rows[0]["median_ms"] if rows else None
+
+
+def provenance_line(provenance):
+    keys = ["gpu", "cpu", "cuda_runtime", "cccl_version", "git_commit", "date"]
+    return "; ".join(f"{k}: {provenance[k]}" for k in keys if k in provenance)
+
+
+def plot_cell(plt, results, target, algorithm, type_, path, title=None):
+    rows = [r for r in results
+            if r["target"] == target and r["algorithm"] == algorithm and r["type"] == type_]
+    means = sorted({r["segment_mean"] for r in rows}, key=lambda m: -1 if m is None else m)
+    fig, axes = plt.subplots(1, len(means), figsize=(6.4 * len(means), 4.4), squeeze=False)
+    for ax, mean in zip(axes[0], means):
+        by_impl = defaultdict(list)
+        failed = defaultdict(list)
+        for r in rows:
+            if r["segment_mean"] != mean:
+                continue
+            if r["status"] == "ok":
+                by_impl[r["implementation"]].append((r["n"], r["gb_per_s"]))
+            else:
+                failed[r["implementation"]].append(r["n"])
+        for impl, points in sorted(by_impl.items()):
+            points.sort()
+            style = dict(color="black", linestyle="--") if impl == "copy" else dict(marker="o")
+            ax.plot([p[0] for p in points], [p[1] for p in points], label=impl, markersize=3, **style)
+        for impl, sizes in sorted(failed.items()):  # failures stay visible, at the bottom
+            ax.scatter(sizes, [0] * len(sizes), marker="x", color="red", label=f"{impl} FAILED/ERROR")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("elements")
+        ax.set_ylabel("GB/s (bytes read + written)")
+        panel = f"segments of mean {size_label(mean)}" if mean else ""
+        ax.set_title(" ".join(x for x in [title or f"{target} {algorithm} {type_}", panel] if x))
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def write_plots(results, out):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("plot_results.py: matplotlib not found, no plots (tables written)", file=sys.stderr)
+        return
+    cells = sorted({(r["target"], r["algorithm"], r["type"]) for r in results})
+    for target, algorithm, type_ in cells:
+        plot_cell(plt, results, target, algorithm, type_,
+                  os.path.join(out, f"{target}_{algorithm}_{type_}.png"))
+    for target in ("gpu", "cpu"):
+        if (target, "inclusive_scan", "i32") in cells:
+            plot_cell(plt, results, target, "inclusive_scan", "i32", os.path.join(out, "headline.png"),
+                      title=f"inclusive_scan of int32 ({target})")
+            break
+    print(f"plot_results.py: {len(cells)} plots in {out}")
+
+
+def write_headline(provenance, results, out):
+    """GB/s at the largest size of each (target, algorithm, type, segment mean)."""
+    groups = defaultdict(list)
+    for r in results:
+        groups[(r["target"], r["algorithm"], r["type"], r["segment_mean"] or 0)].append(r)
+    lines = ["# Headline: throughput at the largest size", "",
+             provenance_line(provenance), "",
+             "GB/s (bytes read + written) at the largest measured size; in parentheses the speedup "
+             "over CUB (GPU) or std (CPU) = t(baseline) / t(implementation).", ""]
+    for target in ("gpu", "cpu"):
+        keys = sorted(k for k in groups if k[0] == target)
+        if not keys:
+            continue
+        impls = []
+        for k in keys:
+            for r in groups[k]:
+                if r["implementation"] not in impls:
+                    impls.append(r["implementation"])
+        lines += [f"## {target}", "", "| algorithm | type | segment mean | n | " + " | ".join(impls) + " |",
+                  "|---|---|---:|---:|" + "---:|" * len(impls)]
+        for k in keys:
+            n = max(r["n"] for r in groups[k])
+            cells = {}
+            for r in groups[k]:
+                if r["n"] != n:
+                    continue
+                text = fmt(r["gb_per_s"], 1) if r["status"] == "ok" else r["status"]
+                if r.get("speedup_vs_baseline"):
+                    text += f" ({r['speedup_vs_baseline']:.2f}x)"
+                cells[r["implementation"]] = text
+            mean = size_label(k[3]) if k[3] else "-"
+            lines.append(f"| {k[1]} | {k[2]} | {mean} | {size_label(n)} | " +
+                         " | ".join(cells.get(i, "") for i in impls) + " |")
+        lines.append("")
+    with open(os.path.join(out, "headline.md"), "w") as f:
+        f.write("\n".join(lines))
+
+
+def harris_section(results):
+    lines = ["## Harris (GPU Gems 3, ch. 39), Table 2, re-measured", "",
+             "Paper: float scan, GeForce 8800 GTX vs one core of a Core Duo Extreme 2.93 GHz (2007). "
+             "Today: `exclusive_scan` of f32, pscan::seq on one CPU core vs the GPU implementations "
+             "(median ms; speedup = seq / implementation).", "",
+             "| elements | paper CPU ms | paper GPU ms | paper speedup | seq ms | " +
+             " | ".join(f"{i} ms" for i in GPU_IMPLS) + " | " +
+             " | ".join(f"speedup {i}" for i in GPU_IMPLS) + " |",
+             "|---:|---:|---:|---:|---:|" + "---:|" * (2 * len(GPU_IMPLS))]
+    measured = False
+    for n, cpu, gpu in HARRIS_TABLE:
+        seq = median_ms(results, "cpu", "exclusive_scan", "f32", n, "seq")
+        gpu_ms = [median_ms(results, "gpu", "exclusive_scan", "f32", n, i) for i in GPU_IMPLS]
+        measured = measured or seq is not None or any(gpu_ms)
+        speedups = [seq / t if seq and t else None for t in gpu_ms]
+        lines.append(f"| {n} | {cpu:.6f} | {gpu:.6f} | {cpu / gpu:.2f} | {fmt(seq, 6)} | " +
+                     " | ".join(fmt(t, 6) for t in gpu_ms) + " | " +
+                     " | ".join(fmt(s, 1) for s in speedups) + " |")
+    if not measured:
+        lines += ["", "_Not measured in this run: `scripts/compare --preset seeds`._"]
+    return lines
+
+
+def geps(results, target, type_, n, impl):
+    rows = ok_rows(results, target=target, algorithm="inclusive_scan", type=type_, n=n,
+                   implementation=impl)
+    return rows[0]["gelem_per_s"] if rows else None
+
+
+def lightscan_section(results):
+    lines = ["## LightScan (Liu and Aluru), Tables 2 and 3, re-measured", "",
+             "Paper: inclusive scan with +, Tesla K40c, CUDA 7.0. Today: `inclusive_scan`, in GEPS "
+             "(10^9 elements/s, median time).", ""]
+    sizes = sorted(LIGHTSCAN_TABLE2)
+    for t, type_ in enumerate(LIGHTSCAN_TYPES):
+        lines += [f"### Table 2 layout, {type_}", "",
+                  "| N | LightScan (K40c, paper) | " + " | ".join(GPU_IMPLS) + " |",
+                  "|---:|---:|" + "---:|" * len(GPU_IMPLS)]
+        for n in sizes:
+            lines.append(f"| {n // 2**20}M | {LIGHTSCAN_TABLE2[n][t]:.1f} | " +
+                         " | ".join(fmt(geps(results, "gpu", type_, n, i), 1) for i in GPU_IMPLS) + " |")
+        lines.append("")
+    measured_rows = [(f"{i}, today", "gpu", i) for i in GPU_IMPLS] + [("omp (CPU), today", "cpu", "omp")]
+    for measure, paper in LIGHTSCAN_TABLE3.items():
+        lines += [f"### Table 3 layout: {measure} over 32M..512M", "",
+                  "| implementation | Int32 | Int64 | Float | Double |", "|---|---:|---:|---:|---:|"]
+        for name, values in paper.items():
+            lines.append(f"| {name}, paper | " + " | ".join(f"{v:.1f}" for v in values) + " |")
+        for label, target, impl in measured_rows:
+            per_type = []
+            for type_ in LIGHTSCAN_TYPES:
+                values = [v for v in (geps(results, target, type_, n, impl) for n in sizes) if v]
+                if not values:
+                    per_type.append(None)
+                else:
+                    per_type.append(sum(values) / len(values) if measure == "Average" else max(values))
+            lines.append(f"| {label} | " + " | ".join(fmt(v, 1) for v in per_type) + " |")
+        lines.append("")
+    return lines
+
+
+def write_seeds(provenance, results, out):
+    lines = ["# The seeds' tables, re-measured", "", provenance_line(provenance), ""]
+    lines += harris_section(results) + [""] + lightscan_section(results)
+    with open(os.path.join(out, "seeds.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("results", help="results.json written by pscan-compare")
+    parser.add_argument("--out", help="output folder (default: the JSON's folder)")
+    args = parser.parse_args()
+    out = args.out or os.path.dirname(os.path.abspath(args.results))
+    os.makedirs(out, exist_ok=True)
+    provenance, results = load(args.results)
+    write_headline(provenance, results, out)
+    write_seeds(provenance, results, out)
+    write_plots(results, out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,67 @@
+// The conformance suite on the CPU policies. Host fixtures keep data in std::vector: upload copies,
+// the policy runs synchronously, download copies back.
+
+#include "conformance/error_cases.hpp"
+#include "conformance/large_cases.hpp"
+#include "conformance/reduce_cases.hpp"
+#include "conformance/scan_cases.hpp"
+#include "conformance/segmented_cases.hpp"
+
+#include <utility>
+
+namespace conformance {
+
+template <class T>
+class host_buffer {
+ public:
+  explicit host_buffer(std::vector<T> values) : values_(std::move(values)) {}
+  T* begin() { return values_.data(); }
+  T* end() { return values_.data() + values_.size(); }
+  const std::vector<T>& values() const { return values_; }
+
+ private:
+  std::vector<T> values_;
+};
+
+struct host_memory {
+  template <class T>
+  static host_buffer<T> upload(const std::vector<T>& values) {
+    return host_buffer<T>(values);
+  }
+  template <class T>
+  static std::vector<T> download(const host_buffer<T>& buffer) {
+    return buffer.values();
+  }
+};
+
+struct seq_fixture : host_memory {
+  static auto policy() { return pscan::seq; }
+};
+
+#if PSCAN_TEST_OPENMP
+struct omp_fixture : host_memory {
+  static auto policy() { return pscan::omp; }
+};
+// Three threads split inputs unevenly, whatever the machine's core count.
+struct omp_3_threads_fixture : host_memory {
+  static auto policy() { return pscan::omp.threads(3); }
+};
+#endif
+
+}  // namespace conformance
+
+TYPE_TO_STRING_AS("seq", conformance::seq_fixture);
+#if PSCAN_TEST_OPENMP
+TYPE_TO_STRING_AS("omp", conformance::omp_fixture);
+TYPE_TO_STRING_AS("omp.threads(3)", conformance::omp_3_threads_fixture);
+#define HOST_FIXTURES conformance::seq_fixture, conformance::omp_fixture, \
+                      conformance::omp_3_threads_fixture
+#else
+#define HOST_FIXTURES conformance::seq_fixture
+#endif
+
+CONFORMANCE_SCAN_CASES(HOST_FIXTURES);
+CONFORMANCE_REDUCE_CASES(HOST_FIXTURES);
+CONFORMANCE_SEGMENTED_CASES(HOST_FIXTURES);
+CONFORMANCE_ERROR_CASES(HOST_FIXTURES);
+CONFORMANCE_LARGE_CASES(HOST_FIXTURES);

@@ -1,0 +1,98 @@
+// The conformance suite's bad-input and large cases on the CUDA policies, plus the checks only a
+// CUDA policy has: host pointers and null device pointers are rejected before any launch.
+
+#include "device_fixture.cuh"
+#include "conformance/error_cases.hpp"
+#include "conformance/large_cases.hpp"
+
+CONFORMANCE_ERROR_CASES(CUDA_FIXTURES);
+CONFORMANCE_LARGE_CASES(CUDA_FIXTURES);
+
+namespace conformance {
+
+// On systems where the device reads pageable memory (HMM, ATS) a host pointer is valid input.
+inline bool device_reads_pageable_memory() {
+  int device = 0, pageable = 0;
+  TEST_CUDA(cudaGetDevice(&device));
+  TEST_CUDA(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device));
+  return pageable != 0;
+}
+
+}  // namespace conformance
+
+TEST_CASE_TEMPLATE_DEFINE("host pointers are rejected before any launch", F, host_pointer_case) {
+  using namespace conformance;
+  if (device_reads_pageable_memory()) {
+    MESSAGE("skipped: this device reads pageable host memory, so host pointers are valid input");
+    return;
+  }
+  const std::vector<std::int32_t> untouched(64, sentinel);
+  std::vector<std::int32_t> host_values(64, 1), host_out = untouched;
+  std::vector<std::uint8_t> host_flags(64, 0);
+  std::vector<std::int64_t> host_offsets = {0, 8, 64};
+  auto values = F::upload(host_values);
+  auto keys = F::upload(host_values);
+  auto offsets = F::upload(host_offsets);
+  auto out = F::upload(untouched);
+  const auto p = F::policy();
+  std::int32_t* const host_first = host_values.data();
+  std::int32_t* const host_last = host_first + host_values.size();
+
+  check_rejected([&] { pscan::inclusive_scan(p, host_first, host_last, out.begin()); },
+                 {"inclusive_scan", "first"});
+  check_rejected([&] { pscan::inclusive_scan(p, values.begin(), values.end(), host_out.data()); },
+                 {"inclusive_scan", "out"});
+  check_rejected([&] { pscan::exclusive_scan(p, host_first, host_last, out.begin(), 7); },
+                 {"exclusive_scan", "first"});
+  check_rejected([&] { pscan::reduce(p, host_first, host_last, 7); }, {"reduce", "first"});
+  check_rejected([&] {
+    pscan::segmented_inclusive_scan(p, values.begin(), values.end(), host_flags.data(), out.begin());
+  }, {"segmented_inclusive_scan", "head_flags"});
+  check_rejected([&] { pscan::inclusive_scan_by_key(p, host_first, host_last, values.begin(), out.begin()); },
+                 {"inclusive_scan_by_key", "keys_first"});
+  check_rejected([&] {
+    pscan::exclusive_scan_by_key(p, keys.begin(), keys.end(), host_first, out.begin(), 7);
+  }, {"exclusive_scan_by_key", "values"});
+  check_rejected([&] {
+    pscan::segmented_reduce(p, values.begin(), host_offsets.data(),
+                            host_offsets.data() + host_offsets.size(), out.begin(), 7);
+  }, {"segmented_reduce", "offsets_first"});
+  check_rejected([&] {
+    pscan::segmented_reduce(p, host_first, offsets.begin(), offsets.end(), out.begin(), 7);
+  }, {"segmented_reduce", "values"});
+  CHECK(host_out == untouched);
+  CHECK(F::download(out) == untouched);
+}
+
+TEST_CASE_TEMPLATE_DEFINE("null device pointers are rejected when n > 0", F, null_pointer_case) {
+  using namespace conformance;
+  const std::vector<std::int32_t> untouched(64, sentinel);
+  auto values = F::upload(std::vector<std::int32_t>(64, 1));
+  auto offsets = F::upload(std::vector<std::int64_t>{0, 8, 64});
+  auto out = F::upload(untouched);
+  const auto p = F::policy();
+  std::int32_t* const null = nullptr;
+
+  check_rejected([&] { pscan::inclusive_scan(p, values.begin(), values.end(), null); },
+                 {"inclusive_scan", "out"});
+  check_rejected([&] { pscan::exclusive_scan(p, values.begin(), values.end(), null, 7); },
+                 {"exclusive_scan", "out"});
+  check_rejected([&] {
+    pscan::segmented_exclusive_scan(p, values.begin(), values.end(),
+                                    static_cast<std::uint8_t*>(nullptr), out.begin(), 7);
+  }, {"segmented_exclusive_scan", "head_flags"});
+  check_rejected([&] { pscan::inclusive_scan_by_key(p, values.begin(), values.end(), null, out.begin()); },
+                 {"inclusive_scan_by_key", "values"});
+  check_rejected([&] { pscan::segmented_reduce(p, null, offsets.begin(), offsets.end(), out.begin(), 7); },
+                 {"segmented_reduce", "values"});
+  check_rejected([&] { pscan::segmented_reduce(p, values.begin(), offsets.begin(), offsets.end(), null, 7); },
+                 {"segmented_reduce", "out"});
+  CHECK(F::download(out) == untouched);
+
+  INFO("null pointers with n == 0 are valid");
+  CHECK_NOTHROW(pscan::inclusive_scan(p, null, null, null));
+  CHECK(pscan::reduce(p, null, null, 7) == 7);
+}
+
+TEST_CASE_TEMPLATE_INVOKE(host_pointer_case, CUDA_FIXTURES);
+TEST_CASE_TEMPLATE_INVOKE(null_pointer_case, CUDA_FIXTURES);

@@ -1,0 +1,133 @@
+#pragma once
+// The CUDA backend fixtures of the conformance suite. Data lives in cudaMalloc'd device memory;
+// every call runs on a non-blocking stream, so work a backend wrongly puts on the default stream
+// races with it and shows; download synchronises that stream before reading back.
+
+#include "conformance/support.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace conformance {
+
+inline void cuda_require(cudaError_t status, const char* call, const char* file, int line) {
+  if (status != cudaSuccess) {
+    throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call +
+                             " failed: " + cudaGetErrorName(status) + " (" +
+                             cudaGetErrorString(status) + ")");
+  }
+}
+#define TEST_CUDA(call) ::conformance::cuda_require((call), #call, __FILE__, __LINE__)
+
+// One stream for the whole run, never destroyed on purpose: static destruction may run after the
+// CUDA runtime has shut down.
+inline cudaStream_t test_stream() {
+  static const cudaStream_t stream = [] {
+    cudaStream_t created = nullptr;
+    TEST_CUDA(cudaStreamCreateWithFlags(&created, cudaStreamNonBlocking));
+    return created;
+  }();
+  return stream;
+}
+
+enum class memory_kind { device, managed };
+
+// Owns `size` elements of device (or managed) memory. The pointer is never null, even for zero
+// elements: null pointers are a case of their own (conformance_cuda.cu).
+template <class T>
+class device_buffer {
+ public:
+  explicit device_buffer(std::size_t size, memory_kind kind = memory_kind::device) : size_(size) {
+    const std::size_t bytes = std::max<std::size_t>(size, 1) * sizeof(T);
+    if (kind == memory_kind::managed) {
+      TEST_CUDA(cudaMallocManaged(&data_, bytes));
+    } else {
+      TEST_CUDA(cudaMalloc(&data_, bytes));
+    }
+  }
+  device_buffer(device_buffer&& other) noexcept
+      : data_(std::exchange(other.data_, nullptr)), size_(other.size_) {}
+  device_buffer& operator=(device_buffer&& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    return *this;
+  }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  ~device_buffer() {
+    // A destructor cannot throw; a failure here repeats an error the test has already reported.
+    if (data_ != nullptr) {
+      if (const cudaError_t status = cudaFree(data_); status != cudaSuccess) {
+        std::fprintf(stderr, "cudaFree failed: %s\n", cudaGetErrorString(status));
+      }
+    }
+  }
+
+  T* begin() const { return data_; }
+  T* end() const { return data_ + size_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_;
+};
+
+struct device_memory {
+  template <class T>
+  static device_buffer<T> upload(const std::vector<T>& values) {
+    device_buffer<T> buffer(values.size());
+    // From pageable memory the copy has left `values` when the call returns.
+    if (!values.empty()) {
+      TEST_CUDA(cudaMemcpyAsync(buffer.begin(), values.data(), values.size() * sizeof(T),
+                                cudaMemcpyHostToDevice, test_stream()));
+    }
+    return buffer;
+  }
+  template <class T>
+  static std::vector<T> download(const device_buffer<T>& buffer) {
+    std::vector<T> values(buffer.size());
+    if (!values.empty()) {
+      TEST_CUDA(cudaMemcpyAsync(values.data(), buffer.begin(), values.size() * sizeof(T),
+                                cudaMemcpyDeviceToHost, test_stream()));
+    }
+    TEST_CUDA(cudaStreamSynchronize(test_stream()));
+    return values;
+  }
+};
+
+// Registered backends only (test/cuda/CMakeLists.txt defines these from the CMake targets).
+#if PSCAN_TEST_CUDA_MULTIPASS
+struct cuda_multipass_fixture : device_memory {
+  static auto policy() { return pscan::cuda_multipass.on(test_stream()); }
+};
+#endif
+#if PSCAN_TEST_CUDA_CHAINED
+struct cuda_chained_fixture : device_memory {
+  static auto policy() { return pscan::cuda_chained.on(test_stream()); }
+};
+#endif
+
+}  // namespace conformance
+
+#if PSCAN_TEST_CUDA_MULTIPASS
+TYPE_TO_STRING_AS("cuda_multipass", conformance::cuda_multipass_fixture);
+#endif
+#if PSCAN_TEST_CUDA_CHAINED
+TYPE_TO_STRING_AS("cuda_chained", conformance::cuda_chained_fixture);
+#endif
+
+#if PSCAN_TEST_CUDA_MULTIPASS && PSCAN_TEST_CUDA_CHAINED
+#define CUDA_FIXTURES conformance::cuda_multipass_fixture, conformance::cuda_chained_fixture
+#elif PSCAN_TEST_CUDA_MULTIPASS
+#define CUDA_FIXTURES conformance::cuda_multipass_fixture
+#elif PSCAN_TEST_CUDA_CHAINED
+#define CUDA_FIXTURES conformance::cuda_chained_fixture
+#else
+#define CUDA_FIXTURES
+#endif

@@ -1,0 +1,152 @@
+// cuda_chained's paths that the shared conformance cases do not reach: the deterministic tree
+// look-back over many tile counts, back-to-back calls that grow the stream's cached tile state
+// while earlier calls are still queued, scans captured into a CUDA graph and replayed (each
+// replay must start from fresh tile state, not the captured epoch), and libpscan's cache.
+
+#include "device_fixture.cuh"
+
+#include <cuda_common/tile_state_cache.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace {
+
+using conformance::device_buffer;
+using conformance::test_stream;
+
+// x -> a*x + b over uint32: exact, not commutative, 8 bytes (split tile state).
+struct affine {
+  std::uint32_t a, b;
+};
+struct affine_then {
+  __host__ __device__ affine operator()(const affine& f, const affine& g) const {
+    return {g.a * f.a, g.a * f.b + g.b};
+  }
+};
+
+std::vector<affine> make_affines(conformance::random_source& random, std::int64_t n) {
+  std::vector<affine> v(static_cast<std::size_t>(n));
+  for (auto& f : v)
+    f = {static_cast<std::uint32_t>(random.next()) | 1u, static_cast<std::uint32_t>(random.next())};
+  return v;
+}
+
+template <class T, class Op>
+std::vector<T> host_inclusive(const std::vector<T>& in, Op op) {
+  std::vector<T> out(in);
+  for (std::size_t i = 1; i < out.size(); ++i) out[i] = op(out[i - 1], in[i]);
+  return out;
+}
+
+template <class T>
+std::int64_t first_mismatch(const std::vector<T>& want, const std::vector<T>& got) {
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    if (std::memcmp(&want[i], &got[i], sizeof(T)) != 0) return static_cast<std::int64_t>(i);
+  }
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("deterministic tree look-back over many tile counts") {
+  CONFORMANCE_SEEDED_RANDOM(random);
+  const auto p = pscan::cuda_chained.on(test_stream()).deterministic();
+  // affine accumulates in 8 bytes: tiles of 2048 items; around 2^k tiles the tree is deepest.
+  for (std::int64_t tiles :
+       {3, 4, 5, 31, 32, 33, 63, 64, 65, 127, 128, 255, 256, 257, 1023, 1024, 1025, 3000}) {
+    for (std::int64_t n : {tiles * 2048 - 1, tiles * 2048, tiles * 2048 + 1}) {
+      INFO("n = ", n);
+      const auto input = make_affines(random, n);
+      auto buffer = conformance::device_memory::upload(input);
+      pscan::inclusive_scan(p, buffer.begin(), buffer.end(), buffer.begin(), affine_then{});
+      CHECK(first_mismatch(host_inclusive(input, affine_then{}),
+                           conformance::device_memory::download(buffer)) == -1);
+    }
+  }
+}
+
+TEST_CASE("back-to-back calls on one stream grow its tile state while earlier ones are queued") {
+  CONFORMANCE_SEEDED_RANDOM(random);
+  std::vector<std::vector<std::int32_t>> inputs;
+  std::vector<device_buffer<std::int32_t>> buffers;
+  for (std::int64_t n = 5000; n <= (std::int64_t{1} << 25); n = n * 3 + 1) {
+    for (std::int64_t m : {n, std::int64_t{9000}}) {  // a small call after each larger one
+      std::vector<std::int32_t> input(static_cast<std::size_t>(m));
+      for (auto& v : input) v = static_cast<std::int32_t>(random.between(-50, 50));
+      buffers.push_back(conformance::device_memory::upload(input));
+      inputs.push_back(std::move(input));
+    }
+  }
+  for (std::size_t k = 0; k < buffers.size(); ++k) {  // no sync between calls
+    auto p = pscan::cuda_chained.on(test_stream());
+    if (k % 2 == 1) p = p.deterministic();
+    pscan::inclusive_scan(p, buffers[k].begin(), buffers[k].end(), buffers[k].begin());
+  }
+  for (std::size_t k = 0; k < buffers.size(); ++k) {
+    INFO("call ", k, ", n = ", inputs[k].size());
+    CHECK(first_mismatch(host_inclusive(inputs[k], pscan::plus<std::int32_t>{}),
+                         conformance::device_memory::download(buffers[k])) == -1);
+  }
+}
+
+TEST_CASE("a scan captured into a graph is right on every replay") {
+  CONFORMANCE_SEEDED_RANDOM(random);
+  constexpr std::int64_t n = (std::int64_t{1} << 20) + 3;
+  device_buffer<std::int32_t> in(n), out(n);
+  cudaStream_t stream = nullptr;
+  TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  for (bool deterministic : {false, true}) {
+    INFO("deterministic: ", deterministic);
+    auto p = pscan::cuda_chained.on(stream);
+    if (deterministic) p = p.deterministic();
+    cudaGraph_t graph = nullptr;
+    TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    pscan::inclusive_scan(p, in.begin(), in.end(), out.begin());
+    TEST_CUDA(cudaStreamEndCapture(stream, &graph));
+    cudaGraphExec_t exec = nullptr;
+    TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    for (int replay = 0; replay < 4; ++replay) {
+      INFO("replay ", replay);
+      std::vector<std::int32_t> input(static_cast<std::size_t>(n));
+      for (auto& v : input) v = static_cast<std::int32_t>(random.between(-50, 50));
+      TEST_CUDA(
+          cudaMemcpy(in.begin(), input.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
+      TEST_CUDA(cudaGraphLaunch(exec, stream));
+      std::vector<std::int32_t> got(static_cast<std::size_t>(n));
+      TEST_CUDA(cudaStreamSynchronize(stream));
+      TEST_CUDA(
+          cudaMemcpy(got.data(), out.begin(), n * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
+      CHECK(first_mismatch(host_inclusive(input, pscan::plus<std::int32_t>{}), got) == -1);
+    }
+    TEST_CUDA(cudaGraphExecDestroy(exec));
+    TEST_CUDA(cudaGraphDestroy(graph));
+  }
+  TEST_CUDA(cudaStreamDestroy(stream));
+}
+
+TEST_CASE("tile-state cache: epochs advance, streams and layouts get their own zeroed buffers") {
+  cudaStream_t a = nullptr, b = nullptr;
+  TEST_CUDA(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
+  TEST_CUDA(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+  {
+    const auto first = pscan::cuda::lease_tile_state(a, 1000, 1);
+    const auto second = pscan::cuda::lease_tile_state(a, 1000, 1);
+    CHECK(first.data == second.data);
+    CHECK(second.epoch == first.epoch + 1);
+    CHECK(first.bytes >= 1000);
+    CHECK(pscan::cuda::lease_tile_state(b, 1000, 1).data != first.data);
+    CHECK(pscan::cuda::lease_tile_state(a, 1000, 2).data != first.data);
+    // Growing replaces the buffer with a zeroed one; `first` keeps the old one alive meanwhile.
+    const auto grown = pscan::cuda::lease_tile_state(a, first.bytes * 4, 1);
+    CHECK(grown.bytes >= first.bytes * 4);
+    std::vector<unsigned char> bytes(grown.bytes, 1);
+    TEST_CUDA(cudaMemcpyAsync(bytes.data(), grown.data, bytes.size(), cudaMemcpyDeviceToHost, a));
+    TEST_CUDA(cudaStreamSynchronize(a));
+    CHECK(std::count(bytes.begin(), bytes.end(), 0) == static_cast<std::ptrdiff_t>(bytes.size()));
+  }
+  TEST_CUDA(cudaStreamDestroy(a));
+  TEST_CUDA(cudaStreamDestroy(b));
+}

@@ -1,0 +1,287 @@
+// cuda_chained's tile state and look-backs, on hand-built states: tag/value packing, epoch
+// rejection, and both look-backs with a non-commutative operator that detects any value
+// combined out of order or twice (intervals that only join when adjacent).
+
+#include "device_fixture.cuh"
+
+#include <cuda_chained/lookback.cuh>
+#include <cuda_chained/lookback_tree.cuh>
+#include <cuda_chained/tile_state.cuh>
+
+#include <cstdint>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using conformance::device_buffer;
+using pscan::chained::backoff;
+using pscan::chained::tile_state;
+using pscan::chained::tile_status;
+
+// Tiles [lo, hi]; `check` (when present) makes the type 12 bytes (32-bit words, split slots).
+template <class I, bool Check = false>
+struct interval {
+  I lo, hi;
+};
+template <>
+struct interval<std::int32_t, true> {
+  std::int32_t lo, hi, check;
+};
+using small_interval = interval<std::uint16_t>;     // 4 bytes: packed with its tag
+using wide_interval = interval<std::int32_t>;       // 8 bytes: split, 64-bit words
+using odd_interval = interval<std::int32_t, true>;  // 12 bytes: split, 32-bit words
+using huge_interval = interval<std::int64_t>;       // 16 bytes: split, 64-bit words
+
+template <class T>
+__host__ __device__ T make_interval(std::int64_t lo, std::int64_t hi) {
+  T t{};
+  t.lo = static_cast<decltype(t.lo)>(lo);
+  t.hi = static_cast<decltype(t.hi)>(hi);
+  if constexpr (sizeof(T) == 12) t.check = static_cast<std::int32_t>(lo * 7 + hi);
+  return t;
+}
+
+// [a, b] op [b + 1, c] = [a, c]; anything else (out of order, gaps, overlaps) gives the
+// error [1, 0], which stays an error.
+struct join {
+  template <class T>
+  __host__ __device__ T operator()(const T& x, const T& y) const {
+    if (x.lo > x.hi || y.lo > y.hi || x.hi + 1 != y.lo) return make_interval<T>(1, 0);
+    return make_interval<T>(x.lo, y.hi);
+  }
+};
+
+template <class T>
+bool is(const T& t, std::int64_t lo, std::int64_t hi) {
+  const T want = make_interval<T>(lo, hi);
+  return std::memcmp(&t, &want, sizeof(T)) == 0;
+}
+
+// Owns a zeroed tile-state buffer of `entries` entries.
+template <class T>
+struct state_buffer {
+  explicit state_buffer(std::uint64_t entries) : bytes(tile_state<T>::buffer_bytes(entries)) {
+    TEST_CUDA(cudaMalloc(&data, bytes));
+    TEST_CUDA(cudaMemset(data, 0, bytes));
+  }
+  ~state_buffer() { cudaFree(data); }
+  tile_state<T> view(std::uint32_t epoch) const { return tile_state<T>(data, bytes, epoch); }
+  std::size_t bytes;
+  void* data = nullptr;
+};
+
+template <class T>
+__global__ void publish_all(tile_state<T> state, const T* values, const tile_status* statuses,
+                            int count) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < count && statuses[i] != tile_status::empty) state.publish(i, values[i], statuses[i]);
+}
+
+template <class T>
+__global__ void poll_all(tile_state<T> state, int count, tile_status* statuses, T* values) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  const auto seen = state.poll(i);
+  statuses[i] = seen.status(state.epoch());
+  if (statuses[i] != tile_status::empty) values[i] = state.value(i, seen);
+}
+
+// Block b (one warp) looks back from tile first_tile + b into prefixes[b].
+template <int K, class T>
+__global__ void lookback_each(tile_state<T> state, std::uint32_t first_tile, T* prefixes) {
+  const T prefix = pscan::chained::decoupled_lookback<K>(state, first_tile + blockIdx.x, join{},
+                                                         backoff{32, 256});
+  if (threadIdx.x == 0) prefixes[blockIdx.x] = prefix;
+}
+
+// The look-back protocol alone, one warp per tile, tile ids from the ticket counter.
+template <class T, bool Deterministic>
+__global__ void chained_warps(tile_state<T> state, std::uint32_t tiles, T* prefixes,
+                              std::uint8_t* has) {
+  __shared__ std::uint32_t tile;
+  if (threadIdx.x == 0) tile = state.draw_ticket(tiles);
+  __syncwarp();
+  const T aggregate = make_interval<T>(tile, tile);
+  const backoff wait{32, 256};
+  T prefix = aggregate;
+  bool has_prefix = tile > 0;
+  if constexpr (Deterministic) {
+    has_prefix = pscan::chained::tree_lookback(state, tile, tiles, aggregate, join{}, wait, prefix);
+  } else if (tile == 0) {
+    if (threadIdx.x == 0) state.publish(0, aggregate, tile_status::prefix);
+  } else {
+    if (threadIdx.x == 0) state.publish(tile, aggregate, tile_status::aggregate);
+    prefix = pscan::chained::decoupled_lookback<4>(state, tile, join{}, wait);
+    if (threadIdx.x == 0) state.publish(tile, join{}(prefix, aggregate), tile_status::prefix);
+  }
+  if (threadIdx.x == 0) {
+    prefixes[tile] = prefix;
+    has[tile] = has_prefix;
+  }
+}
+
+template <class T>
+std::vector<T> download(const device_buffer<T>& buffer) {
+  std::vector<T> values(buffer.size());
+  TEST_CUDA(cudaDeviceSynchronize());
+  TEST_CUDA(
+      cudaMemcpy(values.data(), buffer.begin(), values.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  return values;
+}
+
+template <class T>
+device_buffer<T> upload(const std::vector<T>& values) {
+  device_buffer<T> buffer(values.size());
+  TEST_CUDA(
+      cudaMemcpy(buffer.begin(), values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return buffer;
+}
+
+template <class T>
+void publish(const state_buffer<T>& buffer, std::uint32_t epoch, const std::vector<T>& values,
+             const std::vector<tile_status>& statuses) {
+  const auto v = upload(values);
+  const auto s = upload(statuses);
+  const int count = static_cast<int>(values.size());
+  publish_all<<<(count + 255) / 256, 256>>>(buffer.view(epoch), v.begin(), s.begin(), count);
+  TEST_CUDA(cudaGetLastError());
+  TEST_CUDA(cudaDeviceSynchronize());
+}
+
+template <class T>
+std::pair<std::vector<tile_status>, std::vector<T>> poll(const state_buffer<T>& buffer,
+                                                         std::uint32_t epoch, int count) {
+  device_buffer<tile_status> statuses(count);
+  device_buffer<T> values(count);
+  poll_all<<<(count + 255) / 256, 256>>>(buffer.view(epoch), count, statuses.begin(),
+                                         values.begin());
+  TEST_CUDA(cudaGetLastError());
+  return {download(statuses), download(values)};
+}
+
+// Tile 0 holds its inclusive prefix [0, 0]; tile i > 0 its prefix [0, i] where prefix_here(i),
+// else its aggregate [i, i].
+template <class T, class PrefixHere>
+void publish_plan(const state_buffer<T>& buffer, std::uint32_t epoch, int tiles,
+                  PrefixHere prefix_here) {
+  std::vector<T> values(tiles);
+  std::vector<tile_status> statuses(tiles);
+  for (int i = 0; i < tiles; ++i) {
+    const bool p = i == 0 || prefix_here(i);
+    values[i] = make_interval<T>(p ? 0 : i, i);
+    statuses[i] = p ? tile_status::prefix : tile_status::aggregate;
+  }
+  publish(buffer, epoch, values, statuses);
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("tile state: values come back with their status, only in their epoch", T,
+                   small_interval, wide_interval, odd_interval, huge_interval) {
+  constexpr int count = 1000;
+  state_buffer<T> buffer(count);
+  CHECK(tile_state<T>::packed == (sizeof(T) <= 4));
+  std::vector<T> values(count);
+  std::vector<tile_status> statuses(count);
+  for (int i = 0; i < count; ++i) {
+    values[i] = make_interval<T>(i, i + i % 5);
+    statuses[i] = static_cast<tile_status>(i % 3);  // empty, aggregate, prefix
+  }
+  const std::uint32_t epoch = pscan::cuda::max_tile_state_epoch;  // the largest tag must work
+  SUBCASE("a cleared buffer is empty") {
+    for (auto s : poll(buffer, 1, count).first) CHECK(s == tile_status::empty);
+  }
+  publish(buffer, epoch, values, statuses);
+  SUBCASE("same epoch: status and value") {
+    const auto [seen, got] = poll(buffer, epoch, count);
+    for (int i = 0; i < count; ++i) {
+      CHECK(seen[i] == statuses[i]);
+      if (statuses[i] != tile_status::empty) CHECK(is(got[i], i, i + i % 5));
+    }
+  }
+  SUBCASE("other epochs: nothing published") {
+    for (std::uint32_t other : {1u, epoch - 1}) {
+      for (auto s : poll(buffer, other, count).first) CHECK(s == tile_status::empty);
+    }
+  }
+  SUBCASE("a prefix replaces an aggregate") {
+    for (int i = 0; i < count; ++i) {
+      values[i] = make_interval<T>(0, i);
+      statuses[i] = tile_status::prefix;
+    }
+    publish(buffer, epoch, values, statuses);
+    const auto [seen, got] = poll(buffer, epoch, count);
+    for (int i = 0; i < count; ++i) CHECK((seen[i] == tile_status::prefix && is(got[i], 0, i)));
+  }
+}
+
+TEST_CASE_TEMPLATE("decoupled look-back combines in index order from the nearest prefix", T,
+                   small_interval, wide_interval, odd_interval, huge_interval) {
+  constexpr int tiles = 300;  // up to 10 windows back (of 32 tiles)
+  state_buffer<T> buffer(tiles);
+  const std::uint32_t epoch = 3;
+  SUBCASE("only tile 0 holds a prefix") {
+    publish_plan(buffer, epoch, tiles, [](int) { return false; });
+  }
+  SUBCASE("a prefix every 45 tiles") {
+    publish_plan(buffer, epoch, tiles, [](int i) { return i % 45 == 0; });
+  }
+  SUBCASE("prefixes everywhere") {
+    publish_plan(buffer, epoch, tiles, [](int) { return true; });
+  }
+  device_buffer<T> prefixes(tiles - 1);
+  for (int k : {1, 3, 4}) {  // entries per lane: windows of 32, 96, 128 tiles
+    INFO("entries per lane: ", k);
+    const auto view = buffer.view(epoch);
+    if (k == 1) lookback_each<1><<<tiles - 1, 32>>>(view, 1, prefixes.begin());
+    if (k == 3) lookback_each<3><<<tiles - 1, 32>>>(view, 1, prefixes.begin());
+    if (k == 4) lookback_each<4><<<tiles - 1, 32>>>(view, 1, prefixes.begin());
+    TEST_CUDA(cudaGetLastError());
+    const auto got = download(prefixes);
+    for (int t = 1; t < tiles; ++t) {
+      INFO("tile ", t);
+      CHECK(is(got[t - 1], 0, t - 1));
+    }
+  }
+}
+
+// Runs the look-back protocol over `tiles` tiles on a buffer whose every entry holds a wrong
+// prefix from an older epoch, and checks every tile's prefix.
+template <class T>
+void check_protocol(int tiles, bool deterministic) {
+  INFO("tiles: ", tiles, ", deterministic: ", deterministic);
+  const std::uint64_t entries = deterministic ? pscan::chained::tree_entries(tiles) : tiles;
+  state_buffer<T> buffer(entries);
+  std::vector<T> wrong(entries, make_interval<T>(0, 1));
+  publish(buffer, 6, wrong, std::vector<tile_status>(entries, tile_status::prefix));
+  device_buffer<T> prefixes(tiles);
+  device_buffer<std::uint8_t> has(tiles);
+  if (deterministic) {
+    chained_warps<T, true><<<tiles, 32>>>(buffer.view(7), tiles, prefixes.begin(), has.begin());
+  } else {
+    chained_warps<T, false><<<tiles, 32>>>(buffer.view(7), tiles, prefixes.begin(), has.begin());
+  }
+  TEST_CUDA(cudaGetLastError());
+  const auto got = download(prefixes);
+  const auto got_has = download(has);
+  for (int t = 0; t < tiles; ++t) {
+    INFO("tile ", t);
+    CHECK((got_has[t] != 0) == (t > 0));
+    if (t > 0) CHECK(is(got[t], 0, t - 1));
+  }
+  // The ticket counter is back at 0 for the next call.
+  unsigned int ticket = 1;
+  TEST_CUDA(cudaMemcpy(&ticket, buffer.data, sizeof ticket, cudaMemcpyDeviceToHost));
+  CHECK(ticket == 0);
+}
+
+TEST_CASE_TEMPLATE("look-backs wait for unpublished tiles and ignore older epochs", T,
+                   small_interval, huge_interval) {
+  // 33000 tiles: four levels of the deterministic radix-32 tree.
+  for (int tiles : {2000, 33000}) {
+    check_protocol<T>(tiles, false);
+    check_protocol<T>(tiles, true);
+  }
+}

@@ -1,0 +1,234 @@
+// cuda_common's warp, block, thread and tile pieces against host loops, with a non-commutative
+// operator that detects any value combined out of order, twice or not at all (intervals that only
+// join when adjacent), on 4-, 8-, 12- and 16-byte types, full and partial.
+
+#include "device_fixture.cuh"
+#include "unit_multipass_spans.cuh"
+
+#include <cuda_common/block_scan.cuh>
+#include <cuda_common/thread_scan.cuh>
+#include <cuda_common/tile_io.cuh>
+#include <cuda_common/tile_reduce.cuh>
+#include <cuda_common/warp_scan.cuh>
+
+#include <pscan/detail/index_iterator.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+using conformance::device_buffer;
+using namespace spans;
+namespace cu = pscan::cuda;
+
+template <class T>
+std::vector<T> download(const device_buffer<T>& b) {
+  return conformance::device_memory::download(b);
+}
+template <class T>
+device_buffer<T> upload_spans(long long count, long long first) {
+  std::vector<T> v(count);
+  for (long long i = 0; i < count; ++i) v[i] = make_span<T>(first + i, first + i);
+  return conformance::device_memory::upload(v);
+}
+void finish() { TEST_CUDA(cudaStreamSynchronize(conformance::test_stream())); TEST_CUDA(cudaGetLastError()); }
+
+// Warp w (of 32) scans and reduces lanes [32w + lane] fully and over its first w + 1 lanes.
+template <class T>
+__global__ void warp_kernel(T* scan, T* reduce, T* scan_part, T* reduce_part) {
+  const int t = threadIdx.x;
+  const T x = make_span<T>(t, t);
+  scan[t] = cu::warp_inclusive_scan(x, join{});
+  reduce[t] = cu::warp_reduce(x, join{});
+  scan_part[t] = cu::warp_inclusive_scan(x, join{}, cu::warp_id() + 1);
+  reduce_part[t] = cu::warp_reduce(x, join{}, cu::warp_id() + 1);
+}
+
+template <class T, int B>
+__global__ void block_kernel(int valid, unsigned warp_mask, T* inclusive, T* exclusive,
+                             int* has_prefix, T* totals, T* reduced, T* warp_totals, int* has_total) {
+  __shared__ typename cu::block_scan<T, B>::storage scan_storage;
+  __shared__ typename cu::block_reduce<T, B>::storage reduce_storage;
+  const int t = threadIdx.x;
+  const T x = make_span<T>(t, t);
+  T total;
+  inclusive[t] = cu::block_scan<T, B>::inclusive(x, join{}, scan_storage, total, valid);
+  totals[t] = total;
+  __syncthreads();
+  bool has;
+  exclusive[t] = cu::block_scan<T, B>::exclusive(x, join{}, scan_storage, total, has, valid);
+  has_prefix[t] = has;
+  totals[B + t] = total;
+  reduced[t] = cu::block_reduce<T, B>::reduce(x, join{}, reduce_storage, valid);
+  __syncthreads();
+  // Present warps (warp_mask) carry consecutive values; absent ones must be skipped.
+  const int warp = cu::warp_id();
+  const int rank = __popc(warp_mask & ((1u << warp) - 1));
+  warp_totals[t] = cu::block_reduce<T, B>::warp_totals(make_span<T>(rank, rank), (warp_mask >> warp) & 1,
+                                                       join{}, reduce_storage, has);
+  has_total[t] = has;
+}
+
+// Thread t has N items [base + i] (base = 10 + tN) of which the first t % (N + 1) are valid; the
+// carry is [base - 5, base - 1], used by the inclusive scan on odd threads.
+template <class T, int N>
+__global__ void thread_kernel(T* reduced, T* inclusive, T* exclusive) {
+  const int t = threadIdx.x, valid = t % (N + 1), base = 10 + t * N;
+  T a[N], b[N];
+  for (int i = 0; i < N; ++i) a[i] = b[i] = make_span<T>(base + i, base + i);
+  const T carry = make_span<T>(base - 5, base - 1);
+  if (valid > 0) reduced[t] = cu::thread_reduce<N>(a, join{}, valid);
+  cu::thread_inclusive_scan<N>(a, join{}, valid, t % 2 == 1, carry);
+  cu::thread_exclusive_scan<N>(b, join{}, valid, carry);
+  for (int i = 0; i < N; ++i) {
+    inclusive[t * N + i] = a[i];
+    exclusive[t * N + i] = b[i];
+  }
+}
+
+template <class T, int B, int ITEMS, class InIt, class OutIt>
+__global__ void tile_kernel(InIt in, int valid, T* blocked, OutIt out) {
+  __shared__ typename cu::tile_io<T, B, ITEMS>::storage storage;
+  T items[ITEMS];
+  for (int i = 0; i < ITEMS; ++i) items[i] = make_span<T>(-7, -7);  // "untouched"
+  cu::tile_io<T, B, ITEMS>::load(in, valid, items, storage);
+  for (int i = 0; i < ITEMS; ++i) blocked[threadIdx.x * ITEMS + i] = items[i];
+  cu::tile_io<T, B, ITEMS>::store(out, valid, items, storage);
+}
+
+template <class T, int B, int ITEMS, class InIt>
+__global__ void range_kernel(InIt in, long long count, T* result, int* has) {
+  __shared__ typename cu::block_range_reduce<T, B, ITEMS>::storage storage;
+  bool has_total;
+  const T total = cu::block_range_reduce<T, B, ITEMS>::reduce(in, count, join{}, storage, has_total);
+  if (threadIdx.x == 0) { *result = total; *has = has_total; }
+}
+
+}  // namespace
+
+#define SPAN_TYPES span4, span8, span12, span16
+
+TEST_CASE_TEMPLATE("warp_inclusive_scan and warp_reduce, full and partial", T, SPAN_TYPES) {
+  device_buffer<T> scan(1024), reduce(1024), scan_part(1024), reduce_part(1024);
+  warp_kernel<T><<<1, 1024, 0, conformance::test_stream()>>>(scan.begin(), reduce.begin(),
+                                                             scan_part.begin(), reduce_part.begin());
+  finish();
+  const auto s = download(scan), r = download(reduce), sp = download(scan_part), rp = download(reduce_part);
+  for (int t = 0; t < 1024; ++t) {
+    const int w = t / 32, lane = t % 32, valid = w + 1;
+    CHECK(is(s[t], 32 * w, t));
+    CHECK(is(r[t], 32 * w, 32 * w + 31));
+    CHECK(is(sp[t], lane < valid ? 32 * w : t, t));  // lanes past valid keep their value
+    CHECK(is(rp[t], 32 * w, 32 * w + valid - 1));
+  }
+}
+
+template <class T, int B>
+void check_block(int valid, unsigned warp_mask) {
+  CAPTURE(B);
+  CAPTURE(valid);
+  device_buffer<T> inclusive(B), exclusive(B), totals(2 * B), reduced(B), warp_totals(B);
+  device_buffer<int> has_prefix(B), has_total(B);
+  block_kernel<T, B><<<1, B, 0, conformance::test_stream()>>>(
+      valid, warp_mask, inclusive.begin(), exclusive.begin(), has_prefix.begin(), totals.begin(),
+      reduced.begin(), warp_totals.begin(), has_total.begin());
+  finish();
+  const auto in = download(inclusive), ex = download(exclusive), tot = download(totals),
+             red = download(reduced), wt = download(warp_totals);
+  const auto hp = download(has_prefix), ht = download(has_total);
+  const int present = __builtin_popcount(warp_mask);
+  for (int t = 0; t < B; ++t) {
+    CHECK(is(tot[t], 0, valid - 1));
+    CHECK(is(tot[B + t], 0, valid - 1));
+    CHECK(is(red[t], 0, valid - 1));
+    CHECK(ht[t] == (present > 0));
+    if (present > 0) CHECK(is(wt[t], 0, present - 1));
+    if (t >= valid) continue;  // results of threads past the valid ones are meaningless
+    CHECK(is(in[t], 0, t));
+    CHECK(hp[t] == (t > 0));
+    if (t > 0) CHECK(is(ex[t], 0, t - 1));
+  }
+}
+
+TEST_CASE_TEMPLATE("block_scan and block_reduce, full and partial blocks", T, SPAN_TYPES) {
+  for (int valid : {1, 2, 31, 32, 33, 100, 255, 256}) check_block<T, 256>(valid, 0xa5u);
+  for (int valid : {1, 64, 65, 1000, 1024}) check_block<T, 1024>(valid, 0xffffffffu);
+  check_block<T, 64>(64, 0u);
+  check_block<T, 64>(40, 2u);
+}
+
+TEST_CASE_TEMPLATE("thread_reduce and thread scans over a valid prefix", T, SPAN_TYPES) {
+  constexpr int N = 5, threads = 64;
+  device_buffer<T> reduced(threads), inclusive(threads * N), exclusive(threads * N);
+  thread_kernel<T, N><<<1, threads, 0, conformance::test_stream()>>>(reduced.begin(), inclusive.begin(),
+                                                                     exclusive.begin());
+  finish();
+  const auto r = download(reduced), in = download(inclusive), ex = download(exclusive);
+  for (int t = 0; t < threads; ++t) {
+    const int valid = t % (N + 1), base = 10 + t * N;
+    if (valid > 0) CHECK(is(r[t], base, base + valid - 1));
+    const bool carried = t % 2 == 1;
+    for (int i = 0; i < N; ++i) {
+      const int at = t * N + i;  // items past `valid` are untouched
+      CHECK(is(in[at], i < valid ? (carried ? base - 5 : base) : base + i, base + i));
+      CHECK(is(ex[at], i < valid ? base - 5 : base + i, i < valid ? base + i - 1 : base + i));
+    }
+  }
+}
+
+// Loads a tile of `valid` items from `in` (element i must be [i, i]) and stores it to out.
+template <class T, int B, int ITEMS, class InIt>
+void check_tile(InIt in, int valid, int out_shift) {
+  CAPTURE(valid);
+  CAPTURE(out_shift);
+  constexpr int tile = B * ITEMS;
+  constexpr long long sentinel = -20000;  // fits the 16-bit spans
+  device_buffer<T> blocked(tile), out = upload_spans<T>(tile + out_shift, sentinel);
+  tile_kernel<T, B, ITEMS><<<1, B, 0, conformance::test_stream()>>>(in, valid, blocked.begin(),
+                                                                    out.begin() + out_shift);
+  finish();
+  const auto b = download(blocked), o = download(out);
+  for (int i = 0; i < tile; ++i) {
+    CHECK(is(b[i], i < valid ? i : -7, i < valid ? i : -7));
+    const long long untouched = sentinel + out_shift + i;
+    CHECK(is(o[out_shift + i], i < valid ? i : untouched, i < valid ? i : untouched));
+  }
+}
+
+TEST_CASE_TEMPLATE("tile_io load and store: vectors, scalars, fancy iterators, partial tiles", T, SPAN_TYPES) {
+  constexpr int B = 128, ITEMS = 8, tile = B * ITEMS;
+  const auto aligned = upload_spans<T>(tile, 0);
+  const auto shifted = upload_spans<T>(tile + 1, -1);  // element 1 is [0, 0]: misaligned for 16-byte units
+  const auto fancy = pscan::detail::make_index_iterator(span_at<T>{0});
+  for (int valid : {tile, tile - 1, 1, 31, 32, 33, 257, 600}) {
+    check_tile<T, B, ITEMS>(aligned.begin(), valid, 0);
+    check_tile<T, B, ITEMS>(aligned.begin(), valid, 1);
+    check_tile<T, B, ITEMS>(shifted.begin() + 1, valid, 0);
+    check_tile<T, B, ITEMS>(fancy, valid, 0);
+  }
+}
+
+template <class T, int B, int ITEMS, class InIt>
+void check_range(InIt in, long long count) {
+  CAPTURE(count);
+  device_buffer<T> result(1);
+  device_buffer<int> has(1);
+  range_kernel<T, B, ITEMS><<<1, B, 0, conformance::test_stream()>>>(in, count, result.begin(), has.begin());
+  finish();
+  CHECK(download(has)[0] == (count > 0));
+  if (count > 0) CHECK(is(download(result)[0], 0, count - 1));
+}
+
+TEST_CASE_TEMPLATE("block_range_reduce over ranges of any length", T, SPAN_TYPES) {
+  constexpr int B = 128, ITEMS = 8, warp_items = 32 * ITEMS;
+  const long long longest = 20 * B * ITEMS + 17;
+  const auto aligned = upload_spans<T>(longest, 0);
+  const auto shifted = upload_spans<T>(longest + 1, -1);  // shifted[1 + i] = [i, i]
+  for (long long count : {0LL, 1LL, 31LL, 33LL, warp_items - 1LL, 1LL * warp_items, warp_items + 1LL,
+                          1LL * B * ITEMS, 3LL * B * ITEMS + 5, longest}) {
+    check_range<T, B, ITEMS>(aligned.begin(), count);
+    check_range<T, B, ITEMS>(shifted.begin() + 1, count);
+    check_range<T, B, ITEMS>(pscan::detail::make_index_iterator(span_at<T>{0}), count);
+  }
+}

@@ -1,0 +1,30 @@
+# cmake -P script: install the pscan build at PSCAN_BUILD_DIR into a fresh prefix, then configure,
+# build and run the consumer project at CONSUMER_SOURCE_DIR against it, all under WORK_DIR.
+# Fails (non-zero exit) at the first step that fails.
+
+foreach(required PSCAN_BUILD_DIR CONSUMER_SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
+  if(NOT DEFINED ${required})
+    message(FATAL_ERROR "install_consumer.cmake: -D ${required}=... is required")
+  endif()
+endforeach()
+
+function(run_step description)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "install_consumer: ${description} failed (${status}): ${ARGN}")
+  endif()
+endfunction()
+
+set(prefix ${WORK_DIR}/prefix)
+set(build ${WORK_DIR}/build)
+file(REMOVE_RECURSE ${WORK_DIR})
+
+set(config_args)
+if(CONFIG)
+  set(config_args --config ${CONFIG})
+endif()
+run_step("installing pscan" ${CMAKE_COMMAND} --install ${PSCAN_BUILD_DIR} --prefix ${prefix} ${config_args})
+run_step("configuring the consumer" ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${build}
+         -G ${GENERATOR} -D CMAKE_CXX_COMPILER=${CXX_COMPILER} -D CMAKE_PREFIX_PATH=${prefix})
+run_step("building the consumer" ${CMAKE_COMMAND} --build ${build} ${config_args})
+run_step("running the consumer" ${build}/pscan_consumer)
