@@ -65,7 +65,8 @@ implementation numeric_implementation(const char* name, const char* library, Pol
     if (a == algorithm::exclusive_scan) {
       std::exclusive_scan(policy..., d.in, d.in + d.n, d.out, identity_value<T>(), op);
     }
-    if (a == algorithm::reduce) *d.out = std::reduce(policy..., d.in, d.in + d.n, identity_value<T>(), op);
+    if (a == algorithm::reduce)
+      *d.out = std::reduce(policy..., d.in, d.in + d.n, identity_value<T>(), op);
   };
   return cpu_implementation(name, library, unsupported, body);
 }
@@ -82,7 +83,8 @@ implementation gnu_parallel() {
   auto body = [](auto tag, algorithm a, const cell_buffers& b) {
     using T = typename decltype(tag)::type;
     const typed<T> d(b);
-    if (a == algorithm::inclusive_scan) __gnu_parallel::partial_sum(d.in, d.in + d.n, d.out, op_t<T>{});
+    if (a == algorithm::inclusive_scan)
+      __gnu_parallel::partial_sum(d.in, d.in + d.n, d.out, op_t<T>{});
     if (a == algorithm::reduce) {
       *d.out = __gnu_parallel::accumulate(d.in, d.in + d.n, identity_value<T>(), op_t<T>{});
     }
@@ -100,7 +102,8 @@ implementation cpu_copy() {
     auto* dst = static_cast<char*>(b.out);
     const std::int64_t bytes = b.n * static_cast<std::int64_t>(sizeof(T));
 #if defined(_OPENMP)
-    const int team = static_cast<int>(std::min<std::int64_t>(omp_get_max_threads(), 1 + (bytes >> 20)));
+    const int team =
+        static_cast<int>(std::min<std::int64_t>(omp_get_max_threads(), 1 + (bytes >> 20)));
 #pragma omp parallel num_threads(team) if (team > 1)
     {
       const std::int64_t threads = omp_get_num_threads();
@@ -113,8 +116,8 @@ implementation cpu_copy() {
     std::memcpy(dst, src, static_cast<std::size_t>(bytes));
 #endif
   };
-  implementation impl =
-      cpu_implementation("copy", "copy", [](algorithm, element) { return std::string(); }, body);
+  implementation impl = cpu_implementation(
+      "copy", "copy", [](algorithm, element) { return std::string(); }, body);
   impl.is_copy = true;
   return impl;
 }

@@ -40,17 +40,22 @@ cudaError_t cub_call(void* temp, std::size_t& temp_bytes, algorithm a, const cel
   const op_t<T> op{};
   switch (a) {
     case algorithm::inclusive_scan:
-      if constexpr (generic) return cub::DeviceScan::InclusiveScan(temp, temp_bytes, in, out, op, b.n, s);
-      else return cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, b.n, s);
+      if constexpr (generic)
+        return cub::DeviceScan::InclusiveScan(temp, temp_bytes, in, out, op, b.n, s);
+      else
+        return cub::DeviceScan::InclusiveSum(temp, temp_bytes, in, out, b.n, s);
     case algorithm::exclusive_scan:
       if constexpr (generic) {
-        return cub::DeviceScan::ExclusiveScan(temp, temp_bytes, in, out, op, identity_value<T>(), b.n, s);
+        return cub::DeviceScan::ExclusiveScan(temp, temp_bytes, in, out, op, identity_value<T>(),
+                                              b.n, s);
       } else {
         return cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, out, b.n, s);
       }
     case algorithm::reduce:
-      if constexpr (generic) return cudaErrorNotSupported;  // cub_unsupported rules it out
-      else return cub::DeviceReduce::Sum(temp, temp_bytes, in, out, b.n, s);
+      if constexpr (generic)
+        return cudaErrorNotSupported;  // cub_unsupported rules it out
+      else
+        return cub::DeviceReduce::Sum(temp, temp_bytes, in, out, b.n, s);
     case algorithm::segmented_inclusive_scan:
       return cub::DeviceScan::InclusiveScan(temp, temp_bytes, flagged_input(in, b.flags),
                                             flagged_output(out), lifted<op_t<T>>{op}, b.n, s);
@@ -63,7 +68,8 @@ cudaError_t cub_call(void* temp, std::size_t& temp_bytes, algorithm a, const cel
                                                   ::cuda::std::equal_to<>{}, s);
       }
     case algorithm::segmented_reduce:
-      if constexpr (generic) return cudaErrorNotSupported;
+      if constexpr (generic)
+        return cudaErrorNotSupported;
       else {
         return cub::DeviceSegmentedReduce::Sum(temp, temp_bytes, in, out, b.segments, b.offsets,
                                                b.offsets + 1, s);

@@ -69,7 +69,8 @@ void thrust_call(thrust_state& st, algorithm a, const cell_buffers& b) {
   const T* in = static_cast<const T*>(b.values);
   T* out = static_cast<T*>(b.out);
   const op_t<T> op{};
-  const auto policy = thrust::cuda::par_nosync(st.allocator).on(static_cast<cudaStream_t>(b.stream));
+  const auto policy =
+      thrust::cuda::par_nosync(st.allocator).on(static_cast<cudaStream_t>(b.stream));
   switch (a) {
     case algorithm::inclusive_scan:
       thrust::inclusive_scan(policy, in, in + b.n, out, op);
@@ -78,7 +79,8 @@ void thrust_call(thrust_state& st, algorithm a, const cell_buffers& b) {
       thrust::exclusive_scan(policy, in, in + b.n, out, identity_value<T>(), op);
       return;
     case algorithm::reduce:
-      *static_cast<T*>(b.host_result) = thrust::reduce(policy, in, in + b.n, identity_value<T>(), op);
+      *static_cast<T*>(b.host_result) =
+          thrust::reduce(policy, in, in + b.n, identity_value<T>(), op);
       return;
     case algorithm::segmented_inclusive_scan:
       thrust::inclusive_scan(policy, flagged_input(in, b.flags), flagged_input(in, b.flags) + b.n,
@@ -89,8 +91,9 @@ void thrust_call(thrust_state& st, algorithm a, const cell_buffers& b) {
                                     thrust::equal_to<key_type>{}, op);
       return;
     case algorithm::segmented_reduce:  // by the keys of the same segments (no segment is empty)
-      thrust::reduce_by_key(policy, b.keys, b.keys + b.n, in, static_cast<key_type*>(st.keys_out.get()),
-                            out, thrust::equal_to<key_type>{}, op);
+      thrust::reduce_by_key(policy, b.keys, b.keys + b.n, in,
+                            static_cast<key_type*>(st.keys_out.get()), out,
+                            thrust::equal_to<key_type>{}, op);
       return;
   }
 }
@@ -109,7 +112,8 @@ void add_thrust_cuda(std::vector<implementation>& out) {
       auto st = std::make_shared<thrust_state>();
       if (c.algo == algorithm::segmented_reduce) {
         void* keys = nullptr;
-        COMPARE_CUDA_CHECK(cudaMalloc(&keys, static_cast<std::size_t>(b.segments) * sizeof(key_type)));
+        COMPARE_CUDA_CHECK(
+            cudaMalloc(&keys, static_cast<std::size_t>(b.segments) * sizeof(key_type)));
         st->keys_out = std::shared_ptr<void>(keys, [](void* p) { cudaFree(p); });
       }
       return prepared_run{[st, a = c.algo, b] { thrust_call<T>(*st, a, b); },

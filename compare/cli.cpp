@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
+#include <map>
 #include <sstream>
 #include <unistd.h>
 
@@ -36,7 +38,8 @@ std::vector<Axis> parse_axis(const std::string& flag, const std::string& text,
     if (!parse(word, v)) {
       std::vector<std::string> names;
       for (Axis a : all) names.push_back(name_of(a));
-      throw usage_error(flag + ": unknown value '" + word + "' (valid: " + joined_names(names) + ")");
+      throw usage_error(flag + ": unknown value '" + word + "' (valid: " + joined_names(names) +
+                        ")");
     }
     values.push_back(v);
   }
@@ -66,12 +69,16 @@ std::vector<group> preset_groups(const std::string& preset) {
   if (preset == "seeds") {  // Harris' table (exclusive f32) and LightScan's Tables 2/3 (inclusive)
     const std::vector<element> four{element::i32, element::i64, element::f32, element::f64};
     const auto lightscan = geometric(std::int64_t{1} << 25, std::int64_t{1} << 29, 2);
-    return {group{target::cpu, {algorithm::exclusive_scan}, {element::f32}, harris_sizes(),
-                  {"seq", "std", "omp", "copy"}},
-            group{target::cpu, {algorithm::inclusive_scan}, four, lightscan,
-                  {"omp", "std_par", "copy"}},
-            group{target::gpu, {algorithm::exclusive_scan}, {element::f32}, harris_sizes(), {}},
-            group{target::gpu, {algorithm::inclusive_scan}, four, lightscan, {}}};
+    return {
+        group{target::cpu,
+              {algorithm::exclusive_scan},
+              {element::f32},
+              harris_sizes(),
+              {"seq", "std", "omp", "copy"}},
+        group{
+            target::cpu, {algorithm::inclusive_scan}, four, lightscan, {"omp", "std_par", "copy"}},
+        group{target::gpu, {algorithm::exclusive_scan}, {element::f32}, harris_sizes(), {}},
+        group{target::gpu, {algorithm::inclusive_scan}, four, lightscan, {}}};
   }
   throw usage_error("--preset: unknown preset '" + preset + "' (valid: default, seeds)");
 }
@@ -86,7 +93,8 @@ void keep_only(std::vector<T>& values, const std::vector<T>& wanted) {
 }
 
 bool is_gpu_only_name(const std::string& name) {
-  return name == "cub" || name == "thrust" || name == "cuda_multipass" || name == "cuda_chained";
+  return name == "cub" || name == "thrust" || name == "cuda_multipass" ||
+         name == "cuda_chained" || name == "cuda_chained_det";
 }
 
 }  // namespace
@@ -108,7 +116,11 @@ std::int64_t parse_count(const std::string& text) {
     }
     const long long n = std::stoll(text, &used);
     const std::string suffix = text.substr(used);
-    const int shift = suffix.empty() ? 0 : suffix == "K" ? 10 : suffix == "M" ? 20 : suffix == "G" ? 30 : -1;
+    const int shift = suffix.empty()  ? 0
+                      : suffix == "K" ? 10
+                      : suffix == "M" ? 20
+                      : suffix == "G" ? 30
+                                      : -1;
     if (shift < 0 || n < 0 || n > (std::int64_t{1} << (62 - shift))) fail();
     return static_cast<std::int64_t>(n) << shift;
   } catch (const std::logic_error&) {  // stoll/stoi: not a number, or out of range
@@ -133,11 +145,13 @@ std::vector<std::int64_t> parse_sizes(const std::string& flag, const std::string
         factor = parse_count(parts[2].substr(1));
       }
       if (first < 1 || factor < 2 || last < first) {
-        throw usage_error(flag + ": range '" + item + "' needs 1 <= first <= last and a step >= x2");
+        throw usage_error(flag + ": range '" + item +
+                          "' needs 1 <= first <= last and a step >= x2");
       }
       for (std::int64_t n : geometric(first, last, factor)) sizes.push_back(n);
     } else {
-      throw usage_error(flag + ": cannot read '" + item + "' (write N, FIRST:LAST or FIRST:LAST:xK)");
+      throw usage_error(flag + ": cannot read '" + item +
+                        "' (write N, FIRST:LAST or FIRST:LAST:xK)");
     }
   }
   for (std::int64_t n : sizes) {
@@ -163,7 +177,8 @@ void check_implementation_names(const std::vector<std::string>& impls, bool plan
   }
   for (const auto& name : impls) {
     if (std::find(valid.begin(), valid.end(), name) == valid.end()) {
-      throw usage_error("--impl: unknown implementation '" + name + "' (valid: " + joined_names(valid) + ")");
+      throw usage_error("--impl: unknown implementation '" + name +
+                        "' (valid: " + joined_names(valid) + ")");
     }
   }
 }
@@ -184,13 +199,35 @@ std::vector<group> select_groups(const options& o, const filters& f) {
     if (!f.types.empty()) keep_only(g.types, f.types);
     if (!f.sizes.empty()) g.sizes = f.sizes;
     if (!f.impls.empty()) {
-      if (g.impls.empty()) g.impls = f.impls;
-      else keep_only(g.impls, f.impls);
+      if (g.impls.empty())
+        g.impls = f.impls;
+      else
+        keep_only(g.impls, f.impls);
       if (g.impls.empty()) continue;
     }
     if (!g.algos.empty() && !g.types.empty()) groups.push_back(g);
   }
   return groups;
+}
+
+// A count option's value: a number (2^k and K/M/G suffixes allowed) in [low, high].
+std::int64_t parse_bounded(const std::string& flag, const std::string& v, std::int64_t low,
+                           std::int64_t high) {
+  std::int64_t n = -1;
+  try {
+    n = parse_count(v);
+  } catch (const usage_error&) {
+    throw usage_error(flag + ": '" + v + "' is not a number");
+  }
+  if (n < low || n > high) throw usage_error(flag + ": '" + v + "' is out of range");
+  return n;
+}
+
+double parse_seconds(const std::string& flag, const std::string& v) {
+  char* end = nullptr;
+  const double s = std::strtod(v.c_str(), &end);
+  if (*end != '\0' || !(s > 0)) throw usage_error(flag + ": '" + v + "' is not a positive number");
+  return s;
 }
 
 }  // namespace
@@ -199,52 +236,45 @@ options parse_options(int argc, char** argv) {
   options o;
   o.progress = isatty(STDERR_FILENO) != 0;
   filters f;
+  using setter = std::function<void(const std::string& flag, const std::string& value)>;
+  const std::map<std::string, setter> with_value = {
+      {"--algo", [&](auto& k, auto& v) { f.algos = parse_axis(k, v, all_algorithms); }},
+      {"--type", [&](auto& k, auto& v) { f.types = parse_axis(k, v, all_elements); }},
+      {"--sizes", [&](auto& k, auto& v) { f.sizes = parse_sizes(k, v); }},
+      {"--segments", [&](auto& k, auto& v) { o.segment_means = parse_sizes(k, v); }},
+      {"--impl", [&](auto&, auto& v) { f.impls = split(v, ','); }},
+      {"--runs",
+       [&](auto& k, auto& v) { o.plan.runs = static_cast<int>(parse_bounded(k, v, 1, 1000000)); }},
+      {"--warmup",
+       [&](auto& k, auto& v) {
+         o.plan.warmup = static_cast<int>(parse_bounded(k, v, 0, 1000000));
+       }},
+      {"--budget", [&](auto& k, auto& v) { o.plan.budget_s = parse_seconds(k, v); }},
+      {"--seq-max",
+       [&](auto& k, auto& v) { o.seq_max = parse_bounded(k, v, 0, std::int64_t{1} << 62); }},
+      {"--preset", [&](auto&, auto& v) { o.preset = v; }},
+      {"--csv", [&](auto&, auto& v) { o.csv = v; }},
+      {"--json", [&](auto&, auto& v) { o.json = v; }},
+      {"--md", [&](auto&, auto& v) { o.md = v; }},
+      {"--out", [&](auto&, auto& v) { o.out_dir = v; }},
+  };
+  const std::map<std::string, std::function<void()>> switches = {
+      {"--cpu-only", [&] { o.cpu_only = true; }},   {"--gpu-only", [&] { o.gpu_only = true; }},
+      {"--plant-bug", [&] { o.plant_bug = true; }}, {"--no-progress", [&] { o.progress = false; }},
+      {"--list", [&] { o.list = true; }},           {"--help", [] { throw usage_error(""); }},
+      {"-h", [] { throw usage_error(""); }},
+  };
   for (int i = 0; i < argc; ++i) o.command_line.push_back(argv[i]);
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
+    if (const auto sw = switches.find(arg); sw != switches.end()) {
+      sw->second();
+    } else if (const auto opt = with_value.find(arg); opt != with_value.end()) {
       if (i + 1 >= argc) throw usage_error(arg + " needs a value");
-      return argv[++i];
-    };
-    auto count = [&](std::int64_t low, std::int64_t high) {
-      const std::string v = value();
-      std::int64_t n = -1;
-      try {
-        n = parse_count(v);
-      } catch (const usage_error&) {
-        throw usage_error(arg + ": '" + v + "' is not a number");
-      }
-      if (n < low || n > high) throw usage_error(arg + ": '" + v + "' is out of range");
-      return n;
-    };
-    if (arg == "--algo") f.algos = parse_axis(arg, value(), all_algorithms);
-    else if (arg == "--type") f.types = parse_axis(arg, value(), all_elements);
-    else if (arg == "--sizes") f.sizes = parse_sizes(arg, value());
-    else if (arg == "--segments") o.segment_means = parse_sizes(arg, value());
-    else if (arg == "--impl") f.impls = split(value(), ',');
-    else if (arg == "--runs") o.plan.runs = static_cast<int>(count(1, 1000000));
-    else if (arg == "--warmup") o.plan.warmup = static_cast<int>(count(0, 1000000));
-    else if (arg == "--seq-max") o.seq_max = count(0, std::int64_t{1} << 62);
-    else if (arg == "--budget") {
-      const std::string v = value();
-      char* end = nullptr;
-      o.plan.budget_s = std::strtod(v.c_str(), &end);
-      if (*end != '\0' || !(o.plan.budget_s > 0)) {
-        throw usage_error(arg + ": '" + v + "' is not a positive number of seconds");
-      }
+      opt->second(arg, argv[++i]);
+    } else {
+      throw usage_error("unknown option '" + arg + "'");
     }
-    else if (arg == "--preset") o.preset = value();
-    else if (arg == "--cpu-only") o.cpu_only = true;
-    else if (arg == "--gpu-only") o.gpu_only = true;
-    else if (arg == "--csv") o.csv = value();
-    else if (arg == "--json") o.json = value();
-    else if (arg == "--md") o.md = value();
-    else if (arg == "--out") o.out_dir = value();
-    else if (arg == "--plant-bug") o.plant_bug = true;
-    else if (arg == "--no-progress") o.progress = false;
-    else if (arg == "--list") o.list = true;
-    else if (arg == "--help" || arg == "-h") throw usage_error("");
-    else throw usage_error("unknown option '" + arg + "'");
   }
   if (o.cpu_only && o.gpu_only) throw usage_error("--cpu-only and --gpu-only exclude each other");
   check_implementation_names(f.impls, o.plant_bug);
@@ -266,7 +296,8 @@ Usage: pscan-compare [options]
                    CPU 2^10..2^26 x16; capped by free memory)
   --segments LIST  mean segment lengths for segmented algorithms (default: 8,1000,2^20)
   --impl LIST      seq, omp, std, std_par, gnu_parallel, thrust_omp, copy, cuda_multipass,
-                   cuda_chained, cub, thrust (default: all built in)
+                   cuda_chained, cuda_chained_det (.deterministic()), cub, thrust
+                   (default: all built in)
   --cpu-only | --gpu-only
   --runs N         timed runs per cell (default 10); --warmup N (default 2)
   --budget S       seconds per implementation and cell before runs are cut, never below 3 (default 1)

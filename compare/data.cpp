@@ -59,7 +59,8 @@ footprint estimate_footprint(target where, element type, std::int64_t n,
   // values + reference, the segmentation cache of every mean, + the output on a CPU target
   f.host = 2 * array + segments_bytes * static_cast<std::int64_t>(segment_means) +
            (where == target::cpu ? array : 0) + slack;
-  if (where == target::gpu) f.device = 3 * array + segments_bytes + slack;  // values, out, reference
+  if (where == target::gpu)
+    f.device = 3 * array + segments_bytes + slack;  // values, out, reference
   return f;
 }
 

@@ -17,14 +17,14 @@ std::string unavailable_reason();
 
 struct device_facts {
   std::string name;
-  std::string driver_version;   // e.g. "13.0"
+  std::string driver_version;  // e.g. "13.0"
   std::string runtime_version;
   std::int64_t l2_bytes = 0;
   std::int64_t free_bytes = 0;
   std::int64_t total_bytes = 0;
   int sm_count = 0;
 };
-device_facts facts();                  // free_bytes is read now
+device_facts facts();  // free_bytes is read now
 std::int64_t free_memory_bytes();
 
 // Device memory, released on destruction.

@@ -6,6 +6,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <utility>
 
 namespace compare::gpu {
@@ -21,7 +22,7 @@ struct device_state {
   cudaEvent_t stop = nullptr;
   buffer flush;  // 2x L2, rewritten before every timed run
   std::size_t flush_bytes = 0;
-  mismatch* result = nullptr;  // pinned host memory the compare kernel writes
+  buffer result;  // one mismatch, in device memory, for the compare kernel
 
   device_state() {
     COMPARE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -29,7 +30,7 @@ struct device_state {
     COMPARE_CUDA_CHECK(cudaEventCreate(&stop));
     flush_bytes = 2 * static_cast<std::size_t>(facts().l2_bytes);
     flush = buffer(flush_bytes);
-    COMPARE_CUDA_CHECK(cudaMallocHost(&result, sizeof(mismatch)));
+    result = buffer(sizeof(mismatch));
   }
 };
 
@@ -38,15 +39,22 @@ device_state& state() {
   return s;
 }
 
+// Each thread counts its own mismatches (its first one is its lowest index: grid-stride order)
+// and adds them with one atomic, so a wholly wrong output costs no more than a right one.
 template <class T>
 __global__ void compare_kernel(const T* got, const T* want, std::int64_t n, mismatch* out) {
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  unsigned long long bad = 0;
+  long long first = -1;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < n;
        i += stride) {
     if (!matches(got[i], want[i])) {
-      atomicAdd(reinterpret_cast<unsigned long long*>(&out->count), 1ull);
-      atomicMin(reinterpret_cast<long long*>(&out->first), static_cast<long long>(i));
+      if (bad++ == 0) first = i;
     }
+  }
+  if (bad > 0) {
+    atomicAdd(reinterpret_cast<unsigned long long*>(&out->count), bad);
+    atomicMin(reinterpret_cast<long long*>(&out->first), first);
   }
 }
 
@@ -106,11 +114,13 @@ buffer& buffer::operator=(buffer&& other) noexcept {
 // On the harness's stream, then synchronised: a plain cudaMemcpy from pageable memory may return
 // before the data reaches the device, and the non-blocking stream would not wait for it.
 void upload(void* device_dst, const void* host_src, std::size_t bytes) {
-  COMPARE_CUDA_CHECK(cudaMemcpyAsync(device_dst, host_src, bytes, cudaMemcpyHostToDevice, state().stream));
+  COMPARE_CUDA_CHECK(
+      cudaMemcpyAsync(device_dst, host_src, bytes, cudaMemcpyHostToDevice, state().stream));
   COMPARE_CUDA_CHECK(cudaStreamSynchronize(state().stream));
 }
 void download(void* host_dst, const void* device_src, std::size_t bytes) {
-  COMPARE_CUDA_CHECK(cudaMemcpyAsync(host_dst, device_src, bytes, cudaMemcpyDeviceToHost, state().stream));
+  COMPARE_CUDA_CHECK(
+      cudaMemcpyAsync(host_dst, device_src, bytes, cudaMemcpyDeviceToHost, state().stream));
   COMPARE_CUDA_CHECK(cudaStreamSynchronize(state().stream));
 }
 void poison(void* device_ptr, std::size_t bytes) {
@@ -122,16 +132,19 @@ void* stream() { return state().stream; }
 
 mismatch compare(element type, const void* got, const void* want, std::int64_t n) {
   device_state& s = state();
-  *s.result = mismatch{};
-  s.result->first = INT64_MAX;
+  mismatch m{0, INT64_MAX};
+  COMPARE_CUDA_CHECK(
+      cudaMemcpyAsync(s.result.get(), &m, sizeof m, cudaMemcpyHostToDevice, s.stream));
   with_element(type, [&](auto tag) {
     using T = typename decltype(tag)::type;
+    auto* out = static_cast<mismatch*>(s.result.get());
     compare_kernel<<<1024, 256, 0, s.stream>>>(static_cast<const T*>(got),
-                                                static_cast<const T*>(want), n, s.result);
+                                               static_cast<const T*>(want), n, out);
   });
   COMPARE_CUDA_CHECK(cudaGetLastError());
+  COMPARE_CUDA_CHECK(
+      cudaMemcpyAsync(&m, s.result.get(), sizeof m, cudaMemcpyDeviceToHost, s.stream));
   COMPARE_CUDA_CHECK(cudaStreamSynchronize(s.stream));
-  mismatch m = *s.result;
   if (m.count == 0) m.first = -1;
   return m;
 }

@@ -13,15 +13,15 @@ namespace compare {
 
 // The cell's data, where the implementation's target keeps it (host or device memory).
 struct cell_buffers {
-  const void* values = nullptr;       // n elements of the cell's type
-  const flag_type* flags = nullptr;   // n, for segmented_inclusive_scan
-  const key_type* keys = nullptr;     // n, for inclusive_scan_by_key and segmented_reduce
+  const void* values = nullptr;          // n elements of the cell's type
+  const flag_type* flags = nullptr;      // n, for segmented_inclusive_scan
+  const key_type* keys = nullptr;        // n, for inclusive_scan_by_key and segmented_reduce
   const offset_type* offsets = nullptr;  // segments + 1, for segmented_reduce
-  void* out = nullptr;                // n elements (scans), segments (segmented_reduce), 1 (reduce)
-  void* host_result = nullptr;        // host memory for one element: reduce results returned by value
+  void* out = nullptr;          // n elements (scans), segments (segmented_reduce), 1 (reduce)
+  void* host_result = nullptr;  // host memory for one element: reduce results returned by value
   std::int64_t n = 0;
   std::int64_t segments = 0;
-  void* stream = nullptr;             // the GPU target's cudaStream_t (non-default)
+  void* stream = nullptr;  // the GPU target's cudaStream_t (non-default)
 };
 
 struct prepared_run {
@@ -36,8 +36,8 @@ struct implementation {
   // Why the implementation cannot run this algorithm on this element type; empty if it can.
   std::function<std::string(algorithm, element)> unsupported;
   std::function<prepared_run(const cell&, const cell_buffers&)> prepare;
-  bool is_copy = false;     // the physical-limit measurement: copies n elements, never validated
-  bool is_planted = false;  // deliberately wrong; only with --plant-bug
+  bool is_copy = false;       // the physical-limit measurement: copies n elements, never validated
+  bool is_planted = false;    // deliberately wrong; only with --plant-bug
   bool is_reference = false;  // pscan::seq: timed only up to --seq-max elements
 };
 

@@ -31,7 +31,8 @@ void print_list(const std::vector<implementation>& impls) {
   for (element e : all_elements) std::cout << " " << name_of(e);
   std::cout << "\nimplementations built in:\n";
   for (const implementation& impl : impls) {
-    if (!impl.is_planted) std::cout << "  " << name_of(impl.where) << " " << impl.name << " (" << impl.library << ")\n";
+    if (!impl.is_planted)
+      std::cout << "  " << name_of(impl.where) << " " << impl.name << " (" << impl.library << ")\n";
   }
 }
 
@@ -42,7 +43,8 @@ struct outputs {
 
 outputs prepare_outputs(const options& o, const std::string& gpu_unavailable) {
   outputs out{o.csv, o.json, o.md, o.out_dir};
-  if (out.dir == "auto" || out.dir.rfind("auto/", 0) == 0) {  // auto[/sub]: docs/results/<machine>[/sub]
+  if (out.dir == "auto" ||
+      out.dir.rfind("auto/", 0) == 0) {  // auto[/sub]: docs/results/<machine>[/sub]
     out.dir.replace(0, 4, source_dir() + "/docs/results/" + machine_slug(gpu_unavailable));
   }
   if (!out.dir.empty()) {
@@ -72,7 +74,8 @@ void write_outputs(const report& r, const outputs& out) {
     return;
   }
   const std::string command = "python3 " + shell_quote(script) + " " +
-                              shell_quote(out.dir + "/results.json") + " --out " + shell_quote(out.dir);
+                              shell_quote(out.dir + "/results.json") + " --out " +
+                              shell_quote(out.dir);
   if (std::system(command.c_str()) != 0) std::cout << "plot script failed: " << command << "\n";
 }
 
@@ -108,13 +111,15 @@ int run(int argc, char** argv) {
   r.notes = p.notes;
   const auto start = std::chrono::steady_clock::now();
   const bool device_ok = run_plan(p, o, r);
-  const auto elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.provenance.emplace_back("elapsed_s", std::to_string(static_cast<long long>(elapsed + 0.5)));
   finalize(r);
   print_table(r, std::cout);
   std::cout << "\n";
   print_summary(r, std::cout);
-  std::cout << "\n" << r.results.size() << " rows in " << static_cast<long long>(elapsed + 0.5) << " s\n";
+  std::cout << "\n"
+            << r.results.size() << " rows in " << static_cast<long long>(elapsed + 0.5) << " s\n";
   write_outputs(r, out);
   return device_ok ? cell_status(r) : 1;
 }

@@ -6,32 +6,48 @@ const char* name_of(target t) { return t == target::cpu ? "cpu" : "gpu"; }
 
 const char* name_of(algorithm a) {
   switch (a) {
-    case algorithm::inclusive_scan: return "inclusive_scan";
-    case algorithm::exclusive_scan: return "exclusive_scan";
-    case algorithm::reduce: return "reduce";
-    case algorithm::segmented_inclusive_scan: return "segmented_inclusive_scan";
-    case algorithm::inclusive_scan_by_key: return "inclusive_scan_by_key";
-    case algorithm::segmented_reduce: return "segmented_reduce";
+    case algorithm::inclusive_scan:
+      return "inclusive_scan";
+    case algorithm::exclusive_scan:
+      return "exclusive_scan";
+    case algorithm::reduce:
+      return "reduce";
+    case algorithm::segmented_inclusive_scan:
+      return "segmented_inclusive_scan";
+    case algorithm::inclusive_scan_by_key:
+      return "inclusive_scan_by_key";
+    case algorithm::segmented_reduce:
+      return "segmented_reduce";
   }
   return "?";
 }
 
 const char* name_of(element e) {
   switch (e) {
-    case element::i32: return "i32";
-    case element::i64: return "i64";
-    case element::f32: return "f32";
-    case element::f64: return "f64";
-    case element::affine: return "affine";
+    case element::i32:
+      return "i32";
+    case element::i64:
+      return "i64";
+    case element::f32:
+      return "f32";
+    case element::f64:
+      return "f64";
+    case element::affine:
+      return "affine";
   }
   return "?";
 }
 
 std::size_t size_of(element e) {
   switch (e) {
-    case element::i32: case element::f32: return 4;
-    case element::i64: case element::f64: return 8;
-    case element::affine: return 16;
+    case element::i32:
+    case element::f32:
+      return 4;
+    case element::i64:
+    case element::f64:
+      return 8;
+    case element::affine:
+      return 16;
   }
   return 0;
 }
@@ -74,8 +90,10 @@ std::int64_t traffic_bytes(const cell& c, std::int64_t segments) {
   const std::int64_t value = static_cast<std::int64_t>(size_of(c.type));
   switch (c.algo) {
     case algorithm::inclusive_scan:
-    case algorithm::exclusive_scan: return 2 * c.n * value;
-    case algorithm::reduce: return c.n * value;
+    case algorithm::exclusive_scan:
+      return 2 * c.n * value;
+    case algorithm::reduce:
+      return c.n * value;
     case algorithm::segmented_inclusive_scan:
       return 2 * c.n * value + c.n * static_cast<std::int64_t>(sizeof(flag_type));
     case algorithm::inclusive_scan_by_key:

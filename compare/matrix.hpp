@@ -20,10 +20,12 @@ enum class algorithm {
 };
 enum class element { i32, i64, f32, f64, affine };
 
-inline constexpr algorithm all_algorithms[] = {
-    algorithm::inclusive_scan,           algorithm::exclusive_scan,
-    algorithm::reduce,                   algorithm::segmented_inclusive_scan,
-    algorithm::inclusive_scan_by_key,    algorithm::segmented_reduce};
+inline constexpr algorithm all_algorithms[] = {algorithm::inclusive_scan,
+                                               algorithm::exclusive_scan,
+                                               algorithm::reduce,
+                                               algorithm::segmented_inclusive_scan,
+                                               algorithm::inclusive_scan_by_key,
+                                               algorithm::segmented_reduce};
 inline constexpr element all_elements[] = {element::i32, element::i64, element::f32, element::f64,
                                            element::affine};
 
@@ -41,9 +43,9 @@ bool parse(const std::string& text, element& out);
 std::string format_count(std::int64_t n);
 
 // Segment data types used by every implementation.
-using flag_type = std::uint8_t;     // head flags: nonzero starts a segment
-using key_type = std::int32_t;      // by-key: segment index (mod 2^31), so neighbours differ
-using offset_type = std::int64_t;   // segmented_reduce: segments + 1 offsets
+using flag_type = std::uint8_t;    // head flags: nonzero starts a segment
+using key_type = std::int32_t;     // by-key: segment index (mod 2^31), so neighbours differ
+using offset_type = std::int64_t;  // segmented_reduce: segments + 1 offsets
 
 struct cell {
   target where;

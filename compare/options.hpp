@@ -23,10 +23,10 @@ struct group {
 struct options {
   std::vector<group> groups;  // the preset, with the filters applied
   std::vector<std::int64_t> segment_means{8, 1000, std::int64_t{1} << 20};
-  bool sizes_given = false;   // --sizes: a size that does not fit is an error, not a note
+  bool sizes_given = false;  // --sizes: a size that does not fit is an error, not a note
   bool cpu_only = false;
   bool gpu_only = false;
-  bool gpu_asked = false;     // a GPU-only filter (--gpu-only, or --impl naming only GPU ones)
+  bool gpu_asked = false;  // a GPU-only filter (--gpu-only, or --impl naming only GPU ones)
   timing_plan plan;
   std::int64_t seq_max = std::int64_t{1} << 20;  // largest size at which pscan::seq is timed
   std::string csv, json, md, out_dir;
@@ -45,7 +45,7 @@ struct usage_error : std::runtime_error {
 options parse_options(int argc, char** argv);
 // "2^20,2^28", "1024:2^30:x4"; errors name `flag`.
 std::vector<std::int64_t> parse_sizes(const std::string& flag, const std::string& text);
-std::int64_t parse_count(const std::string& text);               // "1024", "2^20", "16M"
+std::int64_t parse_count(const std::string& text);  // "1024", "2^20", "16M"
 const char* usage_text();
 
 }  // namespace compare

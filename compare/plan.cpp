@@ -26,11 +26,13 @@ std::string gib(std::int64_t bytes) {
 
 // Why a known implementation is missing from this binary.
 std::string why_not_built(const std::string& name) {
-  if (name == "omp") return "the OpenMP backend is not built (PSCAN_ENABLE_OPENMP=OFF or no OpenMP)";
-  if (name == "std_par") return "std::execution::par needs TBB, which was not found at configure time";
+  if (name == "omp")
+    return "the OpenMP backend is not built (PSCAN_ENABLE_OPENMP=OFF or no OpenMP)";
+  if (name == "std_par")
+    return "std::execution::par needs TBB, which was not found at configure time";
   if (name == "gnu_parallel") return "GNU parallel mode needs libstdc++ with OpenMP";
   if (name == "thrust_omp") return "needs CCCL's Thrust headers and OpenMP at configure time";
-  if (name == "cuda_multipass" || name == "cuda_chained") {
+  if (name == "cuda_multipass" || name == "cuda_chained" || name == "cuda_chained_det") {
     return "the " + name + " backend is not built (no CUDA, or the backend is not in this tree)";
   }
   return "built without CUDA";
@@ -137,15 +139,19 @@ plan make_plan(const options& o, const std::vector<implementation>& impls) {
   std::int64_t runs = 0;
   for (const group& g : o.groups) {
     if (g.where == target::gpu && !p.gpu_unavailable.empty()) {
-      if (o.gpu_asked) p.errors.push_back("the GPU part was asked for but cannot run: " + p.gpu_unavailable);
-      else add_note(p.notes, "GPU part skipped: " + p.gpu_unavailable);
+      if (o.gpu_asked)
+        p.errors.push_back("the GPU part was asked for but cannot run: " + p.gpu_unavailable);
+      else
+        add_note(p.notes, "GPU part skipped: " + p.gpu_unavailable);
       continue;
     }
     planned_group pg{g, {}, nullptr, g.impls.empty() || contains(g.impls, "copy"), {}};
     for (const implementation& impl : impls) {
       if (impl.where != g.where || (impl.is_planted && !o.plant_bug)) continue;
-      if (impl.is_copy) pg.copy = &impl;
-      else if (g.impls.empty() || contains(g.impls, impl.name)) pg.impls.push_back(&impl);
+      if (impl.is_copy)
+        pg.copy = &impl;
+      else if (g.impls.empty() || contains(g.impls, impl.name))
+        pg.impls.push_back(&impl);
     }
     note_missing(g, impls, p.notes);
     if (pg.impls.empty()) continue;

@@ -22,10 +22,10 @@ struct planned_group {
 
 struct plan {
   std::vector<planned_group> groups;
-  std::int64_t units = 0;             // (cell, implementation) pairs to run, for the progress bar
-  std::vector<std::string> notes;     // skipped parts and why
-  std::vector<std::string> errors;    // parts the user asked for that cannot run: exit status 2
-  std::string gpu_unavailable;        // empty when a GPU is usable
+  std::int64_t units = 0;           // (cell, implementation) pairs to run, for the progress bar
+  std::vector<std::string> notes;   // skipped parts and why
+  std::vector<std::string> errors;  // parts the user asked for that cannot run: exit status 2
+  std::string gpu_unavailable;      // empty when a GPU is usable
 };
 
 plan make_plan(const options& o, const std::vector<implementation>& impls);

@@ -57,7 +57,8 @@ std::string cpu_model() {
   while (std::getline(cpuinfo, line)) {
     if (line.rfind("model name", 0) == 0) {
       const auto colon = line.find(':');
-      return colon == std::string::npos ? line : line.substr(line.find_first_not_of(' ', colon + 1));
+      return colon == std::string::npos ? line
+                                        : line.substr(line.find_first_not_of(' ', colon + 1));
     }
   }
   return "unknown";
@@ -100,8 +101,8 @@ std::string utc_now() {
 
 std::string source_dir() { return PSCAN_COMPARE_SOURCE_DIR; }
 
-std::vector<std::pair<std::string, std::string>> collect_provenance(const options& o,
-                                                                    const std::string& gpu_unavailable) {
+std::vector<std::pair<std::string, std::string>> collect_provenance(
+    const options& o, const std::string& gpu_unavailable) {
   std::string command;
   for (const auto& word : o.command_line) command += (command.empty() ? "" : " ") + word;
   std::vector<std::pair<std::string, std::string>> p = {
@@ -129,15 +130,19 @@ std::vector<std::pair<std::string, std::string>> collect_provenance(const option
   p.insert(p.end(),
            {{"runs", std::to_string(o.plan.runs) + " timed runs (median, min, max) after " +
                          std::to_string(o.plan.warmup) + " warm-ups; fewer, not below " +
-                         std::to_string(std::min(o.plan.min_runs, o.plan.runs)) + ", when they would take over " +
-                         seconds(o.plan.budget_s) + " per implementation and cell"},
-            {"timing", "GPU: CUDA events on a non-default stream, L2 flushed (2x L2 write) before "
-                       "each run; CPU: steady_clock, warm caches"},
-            {"validation", "every cell against pscan::seq on the host before timing; integers and "
-                           "affine exact, f32/f64 relative tolerance 1e-6/1e-12 (inputs make "
-                           "order-preserving results exact)"},
-            {"bytes", "scan 2n*sizeof(T), reduce n*sizeof(T), plus flags/keys/offsets read and "
-                      "segmented_reduce outputs; copy moves n elements (2n*sizeof(T))"}});
+                         std::to_string(std::min(o.plan.min_runs, o.plan.runs)) +
+                         ", when they would take over " + seconds(o.plan.budget_s) +
+                         " per implementation and cell"},
+            {"timing",
+             "GPU: CUDA events on a non-default stream, L2 flushed (2x L2 write) before "
+             "each run; CPU: steady_clock, warm caches"},
+            {"validation",
+             "every cell against pscan::seq on the host before timing; integers and "
+             "affine exact, f32/f64 relative tolerance 1e-6/1e-12 (inputs make "
+             "order-preserving results exact)"},
+            {"bytes",
+             "scan 2n*sizeof(T), reduce n*sizeof(T), plus flags/keys/offsets read and "
+             "segmented_reduce outputs; copy moves n elements (2n*sizeof(T))"}});
   return p;
 }
 
@@ -145,8 +150,10 @@ std::string machine_slug(const std::string& gpu_unavailable) {
   const std::string name = gpu_unavailable.empty() ? gpu::facts().name : "cpu-" + cpu_model();
   std::string slug;
   for (char c : name) {
-    if (std::isalnum(static_cast<unsigned char>(c))) slug += static_cast<char>(std::tolower(c));
-    else if (!slug.empty() && slug.back() != '-') slug += '-';
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      slug += static_cast<char>(std::tolower(c));
+    else if (!slug.empty() && slug.back() != '-')
+      slug += '-';
   }
   while (!slug.empty() && slug.back() == '-') slug.pop_back();
   return slug.empty() ? "unknown" : slug;

@@ -9,8 +9,8 @@
 
 namespace compare {
 
-std::vector<std::pair<std::string, std::string>> collect_provenance(const options& o,
-                                                                    const std::string& gpu_unavailable);
+std::vector<std::pair<std::string, std::string>> collect_provenance(
+    const options& o, const std::string& gpu_unavailable);
 
 // A folder name for this machine: the GPU's name, else the CPU model ("nvidia-h100-80gb-hbm3").
 std::string machine_slug(const std::string& gpu_unavailable);

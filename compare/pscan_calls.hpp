@@ -64,10 +64,9 @@ implementation pscan_implementation(const char* name, target where, P policy, Bi
     const bool to_host = where == target::gpu;  // pscan::reduce returns a host value
     return with_element(c.type, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      return prepared_run{[p = bind(policy, b), a = c.algo, b, to_host] {
-                            run_pscan<T>(p, a, b, to_host);
-                          },
-                          to_host && c.algo == algorithm::reduce};
+      return prepared_run{
+          [p = bind(policy, b), a = c.algo, b, to_host] { run_pscan<T>(p, a, b, to_host); },
+          to_host && c.algo == algorithm::reduce};
     });
   };
   return impl;

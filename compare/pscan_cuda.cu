@@ -32,6 +32,7 @@ void add_pscan_cuda([[maybe_unused]] std::vector<implementation>& out) {
 #endif
 #if PSCAN_COMPARE_HAS_CHAINED
   out.push_back(on_harness_stream("cuda_chained", pscan::cuda_chained));
+  out.push_back(on_harness_stream("cuda_chained_det", pscan::cuda_chained.deterministic()));
 #endif
 }
 

@@ -14,8 +14,9 @@ std::string cccl_version_of_thrust_omp();  // baselines_thrust_omp.cpp
 
 const std::vector<std::string>& known_implementation_names() {
   static const std::vector<std::string> names = {
-      "seq", "omp", "std", "std_par", "gnu_parallel", "thrust_omp", "copy",
-      "cuda_multipass", "cuda_chained", "cub", "thrust", "planted_bug"};
+      "seq",          "omp",        "std",    "std_par",
+      "gnu_parallel", "thrust_omp", "copy",   "cuda_multipass",
+      "cuda_chained", "cuda_chained_det", "cub", "thrust", "planted_bug"};
   return names;
 }
 
@@ -35,7 +36,8 @@ std::vector<implementation> available_implementations() {
 }
 
 std::string needs_commutative(const char* api) {
-  return std::string(api) + " requires a commutative operator (documented); affine composition is not";
+  return std::string(api) +
+         " requires a commutative operator (documented); affine composition is not";
 }
 
 std::string no_such_algorithm(const char* library, algorithm a) {

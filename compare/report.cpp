@@ -13,9 +13,12 @@ namespace compare {
 
 const char* name_of(status s) {
   switch (s) {
-    case status::ok: return "ok";
-    case status::failed: return "FAILED";
-    case status::error: return "ERROR";
+    case status::ok:
+      return "ok";
+    case status::failed:
+      return "FAILED";
+    case status::error:
+      return "ERROR";
   }
   return "?";
 }
@@ -72,10 +75,12 @@ void finalize(report& r) {
   }
   for (result& x : r.results) {
     if (x.gb_per_s < 0) continue;
-    const auto copy = copy_rate.find({static_cast<int>(x.c.where), static_cast<int>(x.c.type), x.c.n});
+    const auto copy =
+        copy_rate.find({static_cast<int>(x.c.where), static_cast<int>(x.c.type), x.c.n});
     if (copy != copy_rate.end()) x.percent_of_copy = 100.0 * x.gb_per_s / copy->second;
     const auto base = baseline_ms.find(key_of(x.c));
-    if (base != baseline_ms.end() && x.library != "copy") x.speedup = base->second / x.timing.median_ms;
+    if (base != baseline_ms.end() && x.library != "copy")
+      x.speedup = base->second / x.timing.median_ms;
   }
 }
 
@@ -95,8 +100,9 @@ void print_table(const report& r, std::ostream& out) {
                   name_of(x->outcome), ok ? number(x->timing.median_ms, 4).c_str() : "",
                   ok ? number(x->timing.min_ms, 4).c_str() : "",
                   ok ? number(x->timing.max_ms, 4).c_str() : "",
-                  ok ? std::to_string(x->timing.runs).c_str() : "", number(x->gelem_per_s, 3).c_str(),
-                  number(x->gb_per_s, 1).c_str(), number(x->percent_of_copy, 0).c_str(),
+                  ok ? std::to_string(x->timing.runs).c_str() : "",
+                  number(x->gelem_per_s, 3).c_str(), number(x->gb_per_s, 1).c_str(),
+                  number(x->percent_of_copy, 0).c_str(),
                   x->speedup > 0 ? (number(x->speedup, 2) + "x").c_str() : "");
     out << line << "\n";
     if (!ok) out << "    " << x->message << "\n";
@@ -130,7 +136,8 @@ void print_summary(const report& r, std::ostream& out) {
   out << "Summary at the largest size of each cell (speedup over " << baseline_of(target::gpu)
       << " on the GPU, " << baseline_of(target::cpu) << " on the CPU):\n";
   for (const auto& [k, line] : lines) {
-    out << "  " << cell_name(line.first) << " " << format_count(line.first.n) << line.second << "\n";
+    out << "  " << cell_name(line.first) << " " << format_count(line.first.n) << line.second
+        << "\n";
   }
 }
 

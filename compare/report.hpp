@@ -21,8 +21,8 @@ struct result {
   std::string impl;
   std::string library;
   status outcome = status::ok;
-  std::string message;  // why it FAILED or errored
-  stats timing;         // empty (runs = 0) unless ok
+  std::string message;     // why it FAILED or errored
+  stats timing;            // empty (runs = 0) unless ok
   std::int64_t bytes = 0;  // traffic counted for GB/s: cell traffic, or 2 n sizeof(T) for copy
   // Derived by finalize(); negative when not available.
   double gelem_per_s = -1;

@@ -90,7 +90,8 @@ void write_csv(const report& r, const std::string& path) {
   for (const auto& note : r.notes) out << "# note: " << note << "\n";
   const result header_row;
   std::string header;
-  for (const field& f : fields_of(header_row)) header += (header.empty() ? "" : ",") + std::string(f.name);
+  for (const field& f : fields_of(header_row))
+    header += (header.empty() ? "" : ",") + std::string(f.name);
   out << header << "\n";
   for (const result* x : sorted_rows(r)) {
     std::string line;
@@ -148,11 +149,12 @@ void write_markdown(const report& r, const std::string& path) {
     std::size_t end = begin;
     std::vector<std::string> impls;
     while (end < rows.size() && same_table(rows[end])) {
-      if (std::find(impls.begin(), impls.end(), rows[end]->impl) == impls.end()) impls.push_back(rows[end]->impl);
+      if (std::find(impls.begin(), impls.end(), rows[end]->impl) == impls.end())
+        impls.push_back(rows[end]->impl);
       ++end;
     }
-    out << "\n## " << name_of(first.where) << " " << name_of(first.algo) << " " << name_of(first.type)
-        << " (GB/s)\n\n| n | segment mean |";
+    out << "\n## " << name_of(first.where) << " " << name_of(first.algo) << " "
+        << name_of(first.type) << " (GB/s)\n\n| n | segment mean |";
     for (const auto& impl : impls) out << " " << impl << " |";
     out << "\n|---:|---:|";
     for (std::size_t i = 0; i < impls.size(); ++i) out << "---:|";
@@ -165,7 +167,8 @@ void write_markdown(const report& r, const std::string& path) {
       table[{x.c.segment_mean, x.c.n}][x.impl] = text;
     }
     for (const auto& [key, by_impl] : table) {
-      out << "| " << format_count(key.second) << " | " << (key.first ? format_count(key.first) : "-") << " |";
+      out << "| " << format_count(key.second) << " | "
+          << (key.first ? format_count(key.first) : "-") << " |";
       for (const auto& impl : impls) {
         const auto it = by_impl.find(impl);
         out << " " << (it == by_impl.end() ? "" : it->second) << " |";

@@ -2,6 +2,7 @@
 
 #include "data.hpp"
 #include "gpu.hpp"
+#include "progress.hpp"
 #include "pscan_calls.hpp"
 #include "report_format.hpp"
 
@@ -19,39 +20,13 @@ struct device_lost : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-class progress_bar {
- public:
-  progress_bar(std::int64_t total, bool live) : total_(std::max<std::int64_t>(total, 1)), live_(live) {}
-  void step(const std::string& what) {
-    ++done_;
-    if (!live_) return;
-    constexpr int width = 30;
-    const int filled = static_cast<int>(width * done_ / total_);
-    std::cerr << "\r[" << std::string(filled, '#') << std::string(width - filled, '.') << "] "
-              << done_ << "/" << total_ << "  " << what.substr(0, 60) << "\x1b[K" << std::flush;
-  }
-  void stage(const std::string& what) {  // without a terminal: one line per (size, type)
-    if (!live_) std::cerr << "[" << 100 * done_ / total_ << "%] " << what << "\n";
-  }
-  void say(const std::string& line) {  // a line above the bar
-    if (live_) std::cerr << "\r\x1b[K";
-    std::cerr << line << "\n";
-  }
-  void finish() {
-    if (live_) std::cerr << "\r\x1b[K" << std::flush;
-  }
-
- private:
-  std::int64_t total_;
-  std::int64_t done_ = 0;
-  bool live_;
-};
-
 template <class T>
 std::string show(const T& v) {
   std::ostringstream s;
-  if constexpr (std::is_same_v<T, affine>) s << "{a=" << v.a << ", b=" << v.b << "}";
-  else s << +v;
+  if constexpr (std::is_same_v<T, affine>)
+    s << "{a=" << v.a << ", b=" << v.b << "}";
+  else
+    s << +v;
   return s.str();
 }
 
@@ -115,7 +90,8 @@ class matrix_runner {
       for (element type : pg.g.types) {
         if (!pg.fits(n, type)) continue;
         try {
-          with_element(type, [&](auto tag) { run_size<typename decltype(tag)::type>(pg, type, n); });
+          with_element(type,
+                       [&](auto tag) { run_size<typename decltype(tag)::type>(pg, type, n); });
         } catch (const device_lost&) {
           throw;
         } catch (const std::exception& e) {  // outside any one implementation: data, transfers
@@ -149,7 +125,8 @@ class matrix_runner {
     const host_array<T> reference(n);  // reused by every cell: touched once, in parallel
     poison_host(reference.get(), n * static_cast<std::int64_t>(sizeof(T)));
     const gpu::buffer d_values = to_device(values.get(), n, gpu);
-    const gpu::buffer d_out = gpu ? gpu::buffer(static_cast<std::size_t>(n) * sizeof(T)) : gpu::buffer();
+    const gpu::buffer d_out =
+        gpu ? gpu::buffer(static_cast<std::size_t>(n) * sizeof(T)) : gpu::buffer();
     cell_buffers b;
     b.values = gpu ? d_values.get() : values.get();
     b.out = gpu ? d_out.get() : host_out.get();
@@ -192,7 +169,8 @@ class matrix_runner {
 
     // The implementation's view: segment data and the reference where its target reads them.
     const bool flags = c.algo == algorithm::segmented_inclusive_scan;
-    const bool keys = c.algo == algorithm::inclusive_scan_by_key || c.algo == algorithm::segmented_reduce;
+    const bool keys =
+        c.algo == algorithm::inclusive_scan_by_key || c.algo == algorithm::segmented_reduce;
     const bool offsets = c.algo == algorithm::segmented_reduce;
     const gpu::buffer d_flags = to_device(host.flags, flags ? c.n : 0, gpu);
     const gpu::buffer d_keys = to_device(host.keys, keys ? c.n : 0, gpu);
@@ -244,8 +222,10 @@ class matrix_runner {
     try {
       const prepared_run run = impl.prepare(c, b);
       if constexpr (!std::is_same_v<Validate, std::nullptr_t>) {
-        if (gpu) gpu::poison(b.out, static_cast<std::size_t>(out_bytes));
-        else poison_host(b.out, out_bytes);
+        if (gpu)
+          gpu::poison(b.out, static_cast<std::size_t>(out_bytes));
+        else
+          poison_host(b.out, out_bytes);
         std::memset(b.host_result, 0xFF, size_of(c.type));
         run.run();
         if (gpu) gpu::check_device();

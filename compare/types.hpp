@@ -69,11 +69,16 @@ struct type_tag {
 template <class F>
 decltype(auto) with_element(element e, F&& f) {
   switch (e) {
-    case element::i32: return f(type_tag<std::int32_t>{});
-    case element::i64: return f(type_tag<std::int64_t>{});
-    case element::f32: return f(type_tag<float>{});
-    case element::f64: return f(type_tag<double>{});
-    case element::affine: break;
+    case element::i32:
+      return f(type_tag<std::int32_t>{});
+    case element::i64:
+      return f(type_tag<std::int64_t>{});
+    case element::f32:
+      return f(type_tag<float>{});
+    case element::f64:
+      return f(type_tag<double>{});
+    case element::affine:
+      break;
   }
   return f(type_tag<affine>{});
 }
@@ -129,7 +134,8 @@ template <class Op>
 struct lifted {
   Op op;
   template <class T>
-  COMPARE_HD flagged_value<T> operator()(const flagged_value<T>& x, const flagged_value<T>& y) const {
+  COMPARE_HD flagged_value<T> operator()(const flagged_value<T>& x,
+                                         const flagged_value<T>& y) const {
     if (y.head) return y;
     return flagged_value<T>{op(x.value, y.value), x.head};
   }

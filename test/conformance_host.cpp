@@ -1,13 +1,13 @@
 // The conformance suite on the CPU policies. Host fixtures keep data in std::vector: upload copies,
 // the policy runs synchronously, download copies back.
 
+#include <utility>
+
 #include "conformance/error_cases.hpp"
 #include "conformance/large_cases.hpp"
 #include "conformance/reduce_cases.hpp"
 #include "conformance/scan_cases.hpp"
 #include "conformance/segmented_cases.hpp"
-
-#include <utility>
 
 namespace conformance {
 
@@ -54,8 +54,8 @@ TYPE_TO_STRING_AS("seq", conformance::seq_fixture);
 #if PSCAN_TEST_OPENMP
 TYPE_TO_STRING_AS("omp", conformance::omp_fixture);
 TYPE_TO_STRING_AS("omp.threads(3)", conformance::omp_3_threads_fixture);
-#define HOST_FIXTURES conformance::seq_fixture, conformance::omp_fixture, \
-                      conformance::omp_3_threads_fixture
+#define HOST_FIXTURES \
+  conformance::seq_fixture, conformance::omp_fixture, conformance::omp_3_threads_fixture
 #else
 #define HOST_FIXTURES conformance::seq_fixture
 #endif

@@ -11,11 +11,9 @@
 #include <cuda_chained/tuning.cuh>
 
 #include <cuda_common/check.cuh>
-#include <cuda_common/device_info.cuh>
 #include <cuda_common/tile_reduce.cuh>
 #include <cuda_common/utility.cuh>
 
-#include <algorithm>
 #include <cstdint>
 
 namespace pscan::chained {
@@ -30,15 +28,10 @@ __global__ void __launch_bounds__(tuning<A>::block_threads)
                   A* result) {
   using cfg = tuning<A>;
   using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
-  constexpr std::int64_t warp_items = cuda::warp_threads * cfg::items;
   __shared__ typename range::storage storage;
   __shared__ bool is_last;
-  // Shares are whole warp segments, so every share starts 16-byte aligned when first is.
-  const std::int64_t segments = cuda::ceil_div<std::int64_t>(n, warp_items);
-  const std::int64_t begin = segments * blockIdx.x / gridDim.x * warp_items;
-  const std::int64_t end = min(segments * (blockIdx.x + 1) / gridDim.x * warp_items, n);
   bool has_total;  // true: the host launches at most one block per warp segment
-  const A total = range::reduce(first + begin, end - begin, op, storage, has_total);
+  const A total = range::reduce_block_share(first, n, op, storage, has_total);
   if (gridDim.x == 1) {
     if (threadIdx.x == 0) *result = static_cast<A>(op(init, total));
     return;
@@ -63,16 +56,10 @@ __global__ void __launch_bounds__(tuning<A>::block_threads)
 template <class InIt, class T, class Op>
 T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
   using cfg = tuning<T>;
+  using range = cuda::block_range_reduce<T, cfg::block_threads, cfg::items>;
   const std::int64_t n = last - first;
   const auto kernel = &impl::reduce_kernel<T, InIt, Op>;
-  const std::int64_t resident =
-      std::int64_t{cuda::current_device_info().sm_count} *
-      std::max(1, cuda::max_active_blocks_per_sm(reinterpret_cast<const void*>(kernel),
-                                                 cfg::block_threads));
-  // At least one warp segment per warp of every block.
-  const std::int64_t blocks = std::min(
-      resident, cuda::ceil_div<std::int64_t>(n, std::int64_t{cuda::warp_threads} * cfg::items *
-                                                    (cfg::block_threads / cuda::warp_threads)));
+  const std::int64_t blocks = range::share_blocks(reinterpret_cast<const void*>(kernel), n);
   // Counters, then the partials, then the result, each 256-byte aligned.
   const std::size_t partials_bytes = tile_state<T>::round_up(sizeof(T) * blocks);
   call_state scratch(p, tile_counters_bytes + partials_bytes + sizeof(T), impl::reduce_layout);

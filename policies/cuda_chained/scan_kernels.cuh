@@ -9,10 +9,10 @@
 
 #include <cuda_chained/lookback.cuh>
 #include <cuda_chained/lookback_tree.cuh>
-#include <cuda_chained/scan_tile.cuh>
 #include <cuda_chained/tile_state.cuh>
 #include <cuda_chained/tuning.cuh>
 
+#include <cuda_common/tile_scan.cuh>
 #include <cuda_common/utility.cuh>
 
 #include <cstdint>
@@ -22,9 +22,9 @@ namespace pscan::chained {
 // Run by warp 0 of tile `tile` once the tile's total is known: publishes what successors need
 // and returns the tile's carry-in (init, when there is one, comes first).
 template <bool HasInit, bool Deterministic, class A, class Op>
-__device__ carry<A> lookback_carry(const tile_state<A>& state, std::uint32_t tile,
-                                   std::uint32_t tiles, const A& total, const A& init, Op op,
-                                   backoff wait) {
+__device__ cuda::tile_carry<A> lookback_carry(const tile_state<A>& state, std::uint32_t tile,
+                                             std::uint32_t tiles, const A& total, const A& init,
+                                             Op op, backoff wait) {
   const bool lane0 = cuda::lane_id() == 0;
   if constexpr (Deterministic) {
     A prefix{};
@@ -51,7 +51,7 @@ __global__ void __launch_bounds__(tuning<A>::block_threads, tuning<A>::min_block
     chained_scan_kernel(InIt first, std::int64_t n, OutIt out, A init, Op op, tile_state<A> state,
                         std::uint32_t tiles) {
   using cfg = tuning<A>;
-  using agent = scan_tile<A, cfg::block_threads, cfg::items>;
+  using agent = cuda::tile_scan<A, cfg::block_threads, cfg::items>;
   __shared__ typename agent::storage storage;
   __shared__ cuda::uninitialized_array<A, 1> carry_value;
   __shared__ bool carry_has;
@@ -64,7 +64,7 @@ __global__ void __launch_bounds__(tuning<A>::block_threads, tuning<A>::min_block
 
   auto carry_of = [&](const A& total) {
     if (cuda::warp_id() == 0) {
-      const carry<A> c = lookback_carry<HasInit, Deterministic>(
+      const cuda::tile_carry<A> c = lookback_carry<HasInit, Deterministic>(
           state, tile, tiles, total, init, op, backoff{cfg::backoff_min_ns, cfg::backoff_max_ns});
       if (cuda::lane_id() == 0) {
         carry_has = c.has;
@@ -72,38 +72,26 @@ __global__ void __launch_bounds__(tuning<A>::block_threads, tuning<A>::min_block
       }
     }
     __syncthreads();
-    return carry<A>{carry_has, carry_value[0]};
+    return cuda::tile_carry<A>{carry_has, carry_value[0]};
   };
-  if (n - offset >= cfg::tile_items) {
-    agent::template run<Exclusive, true>(first + offset, out + offset, cfg::tile_items, op, storage,
-                                         carry_of);
-  } else {
-    agent::template run<Exclusive, false>(first + offset, out + offset,
-                                          static_cast<int>(n - offset), op, storage, carry_of);
-  }
+  agent::template run_at<Exclusive>(first, n, offset, out, op, storage, carry_of);
 }
 
 template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
 __global__ void __launch_bounds__(tuning<A>::block_threads)
     single_block_scan_kernel(InIt first, std::int64_t n, OutIt out, A init, Op op) {
   using cfg = tuning<A>;
-  using agent = scan_tile<A, cfg::block_threads, cfg::items>;
+  using agent = cuda::tile_scan<A, cfg::block_threads, cfg::items>;
   __shared__ typename agent::storage storage;
-  carry<A> running{HasInit, init};
+  cuda::tile_carry<A> running{HasInit, init};
   // Every thread keeps the same running carry: the tile totals it combines are block-uniform.
   auto carry_of = [&](const A& total) {
-    const carry<A> before = running;
+    const cuda::tile_carry<A> before = running;
     running = {true, running.has ? static_cast<A>(op(running.value, total)) : total};
     return before;
   };
   for (std::int64_t offset = 0; offset < n; offset += cfg::tile_items) {
-    if (n - offset >= cfg::tile_items) {
-      agent::template run<Exclusive, true>(first + offset, out + offset, cfg::tile_items, op,
-                                           storage, carry_of);
-    } else {
-      agent::template run<Exclusive, false>(first + offset, out + offset,
-                                            static_cast<int>(n - offset), op, storage, carry_of);
-    }
+    agent::template run_at<Exclusive>(first, n, offset, out, op, storage, carry_of);
     __syncthreads();  // the next tile reuses the block-scan storage
   }
 }

@@ -9,6 +9,7 @@
 #include <cuda_common/thread_scan.cuh>
 #include <cuda_common/utility.cuh>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -21,6 +22,13 @@ inline constexpr int unit_items_v = (sizeof(T) < 16 && 16 % sizeof(T) == 0) ? in
 // Whether a unit is exactly 16 bytes, so it can move as one int4.
 template <class T>
 inline constexpr bool has_16_byte_units_v = sizeof(T) * unit_items_v<T> == 16;
+// Items per thread of tiles of about 64 bytes per thread (16 int32/float, 8 int64/double, 4
+// 16-byte structs): enough independent 16-byte loads in flight per thread to cover memory
+// latency. A multiple of unit_items_v, so that units never straddle threads.
+template <class T>
+inline constexpr int items_per_64_bytes_v =
+    std::max(unit_items_v<T>,
+             std::clamp(static_cast<int>(64 / sizeof(T)), 1, 16) / unit_items_v<T> * unit_items_v<T>);
 // Whether It is a raw pointer to T, so its memory may be accessed as int4 when 16-byte aligned.
 template <class It, class T>
 inline constexpr bool is_pointer_to_v =

@@ -2,14 +2,16 @@
 // Ordered reductions of contiguous ranges without a tile transpose: each warp reads its segments
 // warp-striped (coalesced 16-byte units), reduces each unit in its lane, then each row of 32
 // units across the lanes (warp_reduce), in order. The upsweep of the multi-pass scan, reduce and
-// segmented_reduce all run on block_range_reduce.
+// segmented_reduce all run on block_range_reduce; both backends' reduce on its block shares.
 
 #include <cuda_common/block_scan.cuh>
+#include <cuda_common/device_info.cuh>
 #include <cuda_common/thread_scan.cuh>
 #include <cuda_common/tile_io.cuh>
 #include <cuda_common/utility.cuh>
 #include <cuda_common/warp_scan.cuh>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace pscan::cuda {
@@ -71,6 +73,27 @@ struct block_range_reduce {
       has = true;
     }
     return block::warp_totals(acc, has, op, s, has_total);
+  }
+
+  // reduce() of this block's share of first[0..n): the blockIdx.x-th of gridDim.x contiguous
+  // shares, of whole warp segments (a fixed partition of n, so every share starts 16-byte
+  // aligned when first is). has_total: the share is not empty.
+  template <class InIt, class Op>
+  __device__ static T reduce_block_share(InIt first, std::int64_t n, Op op, storage& s,
+                                         bool& has_total) {
+    const std::int64_t segments = ceil_div<std::int64_t>(n, warp_items);
+    const std::int64_t begin = segments * blockIdx.x / gridDim.x * warp_items;
+    const std::int64_t end = min(segments * (blockIdx.x + 1) / gridDim.x * warp_items, n);
+    return reduce(first + begin, end - begin, op, s, has_total);
+  }
+
+  // Blocks of a reduce_block_share grid of `kernel` over n elements: one full wave (all
+  // resident blocks of the GPU), but no more than one warp segment per warp of every block, so
+  // that no share is empty.
+  static std::int64_t share_blocks(const void* kernel, std::int64_t n) {
+    const std::int64_t resident = std::int64_t{current_device_info().sm_count} *
+                                  std::max(1, max_active_blocks_per_sm(kernel, BLOCK_THREADS));
+    return std::min(resident, ceil_div<std::int64_t>(n, std::int64_t{warp_items} * warps));
   }
 };
 

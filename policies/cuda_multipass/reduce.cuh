@@ -10,11 +10,9 @@
 #include <cuda_multipass/tuning.cuh>
 
 #include <cuda_common/check.cuh>
-#include <cuda_common/device_info.cuh>
 #include <cuda_common/temporary.cuh>
 #include <cuda_common/tile_reduce.cuh>
 
-#include <algorithm>
 #include <cstdint>
 
 namespace pscan::multipass {
@@ -28,12 +26,8 @@ __global__ void __launch_bounds__(tuning<A>::block_threads)
   using cfg = tuning<A>;
   using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
   __shared__ typename range::storage storage;
-  // Shares are whole warp segments, so every block starts 16-byte aligned when first is.
-  const std::int64_t segments = cuda::ceil_div<std::int64_t>(n, cfg::warp_items);
-  const std::int64_t begin = segments * blockIdx.x / gridDim.x * cfg::warp_items;
-  const std::int64_t end = min(segments * (blockIdx.x + 1) / gridDim.x * cfg::warp_items, n);
   bool has_total;  // true: the host launches at most one block per warp segment
-  const A total = range::reduce(first + begin, end - begin, op, storage, has_total);
+  const A total = range::reduce_block_share(first, n, op, storage, has_total);
   if (threadIdx.x == 0) out[blockIdx.x] = ApplyInit ? static_cast<A>(op(init, total)) : total;
 }
 
@@ -42,13 +36,10 @@ __global__ void __launch_bounds__(tuning<A>::block_threads)
 template <class InIt, class T, class Op>
 T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
   using cfg = tuning<T>;
+  using range = cuda::block_range_reduce<T, cfg::block_threads, cfg::items>;
   const std::int64_t n = last - first;
-  const void* pass1 = reinterpret_cast<const void*>(&impl::reduce_kernel<false, T, InIt, Op>);
-  const std::int64_t resident = std::int64_t{cuda::current_device_info().sm_count} *
-                                std::max(1, cuda::max_active_blocks_per_sm(pass1, cfg::block_threads));
-  // At least a whole warp segment per warp of every block.
-  const std::int64_t blocks = std::min(
-      resident, cuda::ceil_div<std::int64_t>(n, std::int64_t{cfg::warp_items} * cfg::warps));
+  const std::int64_t blocks = range::share_blocks(
+      reinterpret_cast<const void*>(&impl::reduce_kernel<false, T, InIt, Op>), n);
   constexpr std::int64_t partials_at = 16;  // keeps the partials 16-byte aligned
   cuda::temporary_buffer<T> buffer(static_cast<std::size_t>(blocks > 1 ? partials_at + blocks : 1), p);
   T* result = buffer.data();

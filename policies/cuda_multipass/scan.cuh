@@ -12,13 +12,11 @@
 #include <cuda_multipass/policy.cuh>
 #include <cuda_multipass/tuning.cuh>
 
-#include <cuda_common/block_scan.cuh>
 #include <cuda_common/check.cuh>
 #include <cuda_common/launch.cuh>
 #include <cuda_common/temporary.cuh>
-#include <cuda_common/thread_scan.cuh>
-#include <cuda_common/tile_io.cuh>
 #include <cuda_common/tile_reduce.cuh>
+#include <cuda_common/tile_scan.cuh>
 
 #include <cstdint>
 #include <iterator>
@@ -42,46 +40,6 @@ __global__ void __launch_bounds__(tuning<A>::block_threads)
   if (threadIdx.x == 0) totals[tile] = total;
 }
 
-template <class A>
-struct downsweep_storage {
-  using cfg = tuning<A>;
-  typename cuda::tile_io<A, cfg::block_threads, cfg::items>::storage io;
-  typename cuda::block_scan<A, cfg::block_threads>::storage scan;
-};
-
-// Scans one tile (valid items; Full: valid == tile_items, known at compile time) starting from
-// the tile's carry-in, and stores it: out[i] = carry op in[0] op ... op in[i] (Exclusive: up to
-// in[i-1]).
-template <bool Exclusive, bool Full, class A, class InIt, class OutIt, class Op>
-__device__ __forceinline__ void scan_tile(InIt in, OutIt out, int valid, bool has_carry,
-                                          const A& carry, Op op, downsweep_storage<A>& s) {
-  using cfg = tuning<A>;
-  using io = cuda::tile_io<A, cfg::block_threads, cfg::items>;
-  using scan = cuda::block_scan<A, cfg::block_threads>;
-  if (Full) valid = cfg::tile_items;
-  A items[cfg::items];
-  io::load(in, valid, items, s.io);
-  const int first_item = static_cast<int>(threadIdx.x) * cfg::items;
-  const int thread_valid = Full ? cfg::items : min(max(valid - first_item, 0), cfg::items);
-  const int valid_threads = Full ? cfg::block_threads : cuda::ceil_div(valid, cfg::items);
-  // Threads past the valid ones pass the carry along; block_scan never combines it.
-  const A mine = thread_valid > 0 ? cuda::thread_reduce<cfg::items>(items, op, thread_valid) : carry;
-  A block_total;
-  bool has_prefix;
-  const A prefix = scan::exclusive(mine, op, s.scan, block_total, has_prefix, valid_threads);
-  if (thread_valid > 0) {
-    // The thread's carry-in: the tile's carry, then the threads before it in this tile.
-    const bool has_in = has_carry || has_prefix;
-    const A in_carry = !has_prefix ? carry : has_carry ? static_cast<A>(op(carry, prefix)) : prefix;
-    if constexpr (Exclusive) {
-      cuda::thread_exclusive_scan<cfg::items>(items, op, thread_valid, in_carry);  // has_in: init
-    } else {
-      cuda::thread_inclusive_scan<cfg::items>(items, op, thread_valid, has_in, in_carry);
-    }
-  }
-  io::store(out, valid, items, s.io);
-}
-
 // Tile t > 0 starts from scanned_totals[t-1] (which includes init); tile 0 from init, if any.
 // Blocks take the tiles from the last one down: the upsweep read the last tiles most recently, so
 // the first downsweep reads still find them in L2 (up to its size, less DRAM traffic).
@@ -89,20 +47,15 @@ template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class 
 __global__ void __launch_bounds__(tuning<A>::block_threads)
     downsweep_kernel(InIt first, std::int64_t n, OutIt out, const A* scanned_totals, A init, Op op) {
   using cfg = tuning<A>;
-  __shared__ downsweep_storage<A> storage;
+  using agent = cuda::tile_scan<A, cfg::block_threads, cfg::items>;
+  __shared__ typename agent::storage storage;
   const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, cfg::tile_items);
   const std::int64_t block = cuda::grid_block_index();
   if (block >= tiles) return;
   const std::int64_t tile = tiles - 1 - block;
-  const std::int64_t offset = tile * cfg::tile_items;
-  const bool has_carry = HasInit || tile > 0;
-  const A carry = tile > 0 ? scanned_totals[tile - 1] : init;
-  if (n - offset >= cfg::tile_items) {
-    scan_tile<Exclusive, true>(first + offset, out + offset, cfg::tile_items, has_carry, carry, op, storage);
-  } else {
-    scan_tile<Exclusive, false>(first + offset, out + offset, static_cast<int>(n - offset), has_carry,
-                                carry, op, storage);
-  }
+  const cuda::tile_carry<A> carry{HasInit || tile > 0, tile > 0 ? scanned_totals[tile - 1] : init};
+  agent::template run_at<Exclusive>(first, n, tile * cfg::tile_items, out, op, storage,
+                                    [&](const A&) { return carry; });
 }
 
 // Elements of the tile totals of one level, padded so that every level starts 16-byte aligned.

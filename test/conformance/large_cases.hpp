@@ -37,8 +37,10 @@ TEST_CASE_TEMPLATE_DEFINE("large inputs", F, large_case) {
     INFO("segmented_inclusive_scan");
     const auto flags = make_head_flags(random, large_size, 100000);
     auto heads = F::upload(flags);
-    pscan::segmented_inclusive_scan(F::policy(), in.begin(), in.end(), heads.begin(), out.begin(), op);
-    check_equal(expected_segmented_inclusive_scan(input, heads_from_flags(flags), op), F::download(out));
+    pscan::segmented_inclusive_scan(F::policy(), in.begin(), in.end(), heads.begin(), out.begin(),
+                                    op);
+    check_equal(expected_segmented_inclusive_scan(input, heads_from_flags(flags), op),
+                F::download(out));
   }
   {
     INFO("segmented_reduce");

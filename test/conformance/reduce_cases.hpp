@@ -23,7 +23,8 @@ namespace conformance {
 
 template <class F, class K, class Off>
 void check_segmented_reduce(random_source& random, std::int64_t n, offsets_layout layout) {
-  INFO("offsets: ", name_of(layout));
+  const std::string layout_name = name_of(layout);  // doctest prints a char* as a pointer
+  INFO("offsets: ", layout_name);
   const typename K::op_type op{};
   const auto values = make_values<K>(random, n);
   const auto offsets = make_offsets<Off>(random, n, layout);

@@ -100,7 +100,8 @@ TEST_CASE_TEMPLATE_DEFINE("scan accumulator types", F, accumulator_case) {
                           pscan::plus<>{});
     check_equal(std::vector<std::int32_t>(wrapped.begin(), wrapped.end()), F::download(out_ints));
 
-    // Sums of values near 2^30 leave int32 after two elements: only an int64 accumulator holds them.
+    // Sums of values near 2^30 leave int32 after two elements: only an int64 accumulator holds
+    // them.
     std::vector<std::int32_t> big(static_cast<std::size_t>(n));
     for (auto& v : big) v = static_cast<std::int32_t>(random.between((1 << 30) - 100, 1 << 30));
     const std::int64_t init = 7;

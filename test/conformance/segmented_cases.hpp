@@ -77,8 +77,8 @@ TEST_CASE_TEMPLATE_DEFINE("inclusive_scan_by_key", F, inclusive_by_key_case) {
     check_equal(expected_segmented_inclusive_scan(input, heads, op), F::download(out));
 
     INFO("custom KeyEq");
-    pscan::inclusive_scan_by_key(F::policy(), keys.begin(), keys.end(), in.begin(), out.begin(),
-                                 op, same_bucket{});
+    pscan::inclusive_scan_by_key(F::policy(), keys.begin(), keys.end(), in.begin(), out.begin(), op,
+                                 same_bucket{});
     const auto bucket_heads = heads_from_keys(key_values, same_bucket{});
     check_equal(expected_segmented_inclusive_scan(input, bucket_heads, op), F::download(out));
   });
@@ -135,9 +135,9 @@ TEST_CASE_TEMPLATE_DEFINE("segmented scans in place", F, segmented_in_place_case
   });
 }
 
-#define CONFORMANCE_SEGMENTED_CASES(...)                               \
-  TEST_CASE_TEMPLATE_INVOKE(segmented_inclusive_case, __VA_ARGS__);    \
-  TEST_CASE_TEMPLATE_INVOKE(segmented_exclusive_case, __VA_ARGS__);    \
-  TEST_CASE_TEMPLATE_INVOKE(inclusive_by_key_case, __VA_ARGS__);       \
-  TEST_CASE_TEMPLATE_INVOKE(exclusive_by_key_case, __VA_ARGS__);       \
+#define CONFORMANCE_SEGMENTED_CASES(...)                            \
+  TEST_CASE_TEMPLATE_INVOKE(segmented_inclusive_case, __VA_ARGS__); \
+  TEST_CASE_TEMPLATE_INVOKE(segmented_exclusive_case, __VA_ARGS__); \
+  TEST_CASE_TEMPLATE_INVOKE(inclusive_by_key_case, __VA_ARGS__);    \
+  TEST_CASE_TEMPLATE_INVOKE(exclusive_by_key_case, __VA_ARGS__);    \
   TEST_CASE_TEMPLATE_INVOKE(segmented_in_place_case, __VA_ARGS__)

@@ -3,10 +3,10 @@
 // shapes that break implementations: one segment, all single elements, empty segments, runs that
 // cross tile boundaries.
 
-#include "support.hpp"
-
 #include <algorithm>
 #include <vector>
+
+#include "support.hpp"
 
 namespace conformance {
 
@@ -76,10 +76,14 @@ inline constexpr offsets_layout all_layouts[] = {offsets_layout::one_segment,
                                                  offsets_layout::all_empty, offsets_layout::mixed};
 inline const char* name_of(offsets_layout layout) {
   switch (layout) {
-    case offsets_layout::one_segment: return "one segment";
-    case offsets_layout::single_elements: return "single-element segments";
-    case offsets_layout::all_empty: return "empty segments only";
-    case offsets_layout::mixed: return "mixed lengths, empty first and last";
+    case offsets_layout::one_segment:
+      return "one segment";
+    case offsets_layout::single_elements:
+      return "single-element segments";
+    case offsets_layout::all_empty:
+      return "empty segments only";
+    case offsets_layout::mixed:
+      return "mixed lengths, empty first and last";
   }
   return "?";
 }

@@ -6,12 +6,12 @@
 //   F::download(buf)   its contents as a std::vector, after the policy's work has finished
 
 #include <doctest/doctest.h>
-#include <pscan/pscan.hpp>
 
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <pscan/pscan.hpp>
 #include <random>
 #include <sstream>
 #include <string>
@@ -54,9 +54,9 @@ class random_source {
 };
 
 // Declares `name`, a random_source seeded freshly, with the seed in every failure message.
-#define CONFORMANCE_SEEDED_RANDOM(name)                                     \
-  const std::uint64_t name##_seed = ::conformance::fresh_seed();           \
-  INFO("rerun with PSCAN_TEST_SEED=", name##_seed);                        \
+#define CONFORMANCE_SEEDED_RANDOM(name)                          \
+  const std::uint64_t name##_seed = ::conformance::fresh_seed(); \
+  INFO("rerun with PSCAN_TEST_SEED=", name##_seed);              \
   ::conformance::random_source name(name##_seed)
 
 // PSCAN_TEST_MAX_N caps the sizes (the sanitizer runs use it to stay within minutes).
@@ -68,10 +68,10 @@ inline std::int64_t size_cap() {
 // Empty and tiny inputs, primes, and 2^k-1 / 2^k / 2^k+1 around warp, block and tile sizes.
 inline std::vector<std::int64_t> boundary_sizes() {
   static const std::int64_t all[] = {
-      0,     1,     2,     3,     5,     7,     13,    31,     32,     33,     61,
-      97,    127,   128,   129,   255,   256,   257,   509,    1021,   1023,   1024,
-      1025,  2039,  3071,  3073,  4093,  4095,  4096,  4097,   6143,   8191,   8192,
-      8193,  12289, 49157, 65535, 65536, 65537, 196613, 786433, 1048575, 1048577};
+      0,    1,     2,     3,     5,     7,     13,     31,     32,      33,     61,
+      97,   127,   128,   129,   255,   256,   257,    509,    1021,    1023,   1024,
+      1025, 2039,  3071,  3073,  4093,  4095,  4096,   4097,   6143,    8191,   8192,
+      8193, 12289, 49157, 65535, 65536, 65537, 196613, 786433, 1048575, 1048577};
   std::vector<std::int64_t> sizes;
   for (std::int64_t n : all) {
     if (n <= size_cap()) sizes.push_back(n);
@@ -132,8 +132,9 @@ void check_equal(const std::vector<T>& expected, const std::vector<T>& actual) {
     poisoned += is_poisoned(actual[i]);
     if (!same_value(expected[i], actual[i]) && mismatches++ == 0) first = i;
   }
-  CHECK_MESSAGE(poisoned == 0, poisoned, " outputs come from an operator call on a value that was "
-                                         "not derived from the input");
+  CHECK_MESSAGE(poisoned == 0, poisoned,
+                " outputs come from an operator call on a value that was "
+                "not derived from the input");
   if (mismatches == 0) return;
   const std::string where = "first at [" + std::to_string(first) + "]: expected " +
                             show(expected[first]) + ", got " + show(actual[first]);

@@ -4,9 +4,9 @@
 // bundles a value type, an operator, a generator and an `init` that is not the identity. All
 // values keep every association order exact, so any correct policy matches bit for bit.
 
-#include "support.hpp"
-
 #include <ostream>
+
+#include "support.hpp"
 
 namespace conformance {
 
@@ -14,7 +14,9 @@ namespace conformance {
 struct vec3 {
   std::int32_t x, y, z;
 };
-inline bool operator==(const vec3& a, const vec3& b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+inline bool operator==(const vec3& a, const vec3& b) {
+  return a.x == b.x && a.y == b.y && a.z == b.z;
+}
 inline std::ostream& operator<<(std::ostream& o, const vec3& v) {
   return o << '(' << v.x << ", " << v.y << ", " << v.z << ')';
 }
@@ -87,7 +89,9 @@ struct int64_plus {
   using value_type = std::int64_t;
   using op_type = pscan::plus<>;
   static constexpr const char* name = "int64, plus";
-  static value_type make(random_source& r) { return r.between(-(std::int64_t{1} << 40), std::int64_t{1} << 40); }
+  static value_type make(random_source& r) {
+    return r.between(-(std::int64_t{1} << 40), std::int64_t{1} << 40);
+  }
   static value_type init() { return 7; }
 };
 
@@ -104,7 +108,9 @@ struct int32_maximum {
   using value_type = std::int32_t;
   using op_type = pscan::maximum<>;
   static constexpr const char* name = "int32, maximum";
-  static value_type make(random_source& r) { return static_cast<value_type>(static_cast<std::uint32_t>(r.next())); }
+  static value_type make(random_source& r) {
+    return static_cast<value_type>(static_cast<std::uint32_t>(r.next()));
+  }
   static value_type init() { return 7; }
 };
 
@@ -121,7 +127,8 @@ struct vec3_sum {
   using op_type = vec3_plus;
   static constexpr const char* name = "user struct vec3, componentwise plus";
   static value_type make(random_source& r) {
-    return {static_cast<std::int32_t>(r.between(-100, 100)), static_cast<std::int32_t>(r.between(-100, 100)),
+    return {static_cast<std::int32_t>(r.between(-100, 100)),
+            static_cast<std::int32_t>(r.between(-100, 100)),
             static_cast<std::int32_t>(r.between(-100, 100))};
   }
   static value_type init() { return {7, -7, 1}; }

@@ -1,7 +1,6 @@
 // Built against an installed pscan: one scan with the reference policy, checked by hand.
-#include <pscan/pscan.hpp>
-
 #include <cstdio>
+#include <pscan/pscan.hpp>
 #include <vector>
 
 int main() {

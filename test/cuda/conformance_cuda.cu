@@ -1,9 +1,9 @@
 // The conformance suite's bad-input and large cases on the CUDA policies, plus the checks only a
 // CUDA policy has: host pointers and null device pointers are rejected before any launch.
 
-#include "device_fixture.cuh"
 #include "conformance/error_cases.hpp"
 #include "conformance/large_cases.hpp"
+#include "device_fixture.cuh"
 
 CONFORMANCE_ERROR_CASES(CUDA_FIXTURES);
 CONFORMANCE_LARGE_CASES(CUDA_FIXTURES);
@@ -45,21 +45,31 @@ TEST_CASE_TEMPLATE_DEFINE("host pointers are rejected before any launch", F, hos
   check_rejected([&] { pscan::exclusive_scan(p, host_first, host_last, out.begin(), 7); },
                  {"exclusive_scan", "first"});
   check_rejected([&] { pscan::reduce(p, host_first, host_last, 7); }, {"reduce", "first"});
-  check_rejected([&] {
-    pscan::segmented_inclusive_scan(p, values.begin(), values.end(), host_flags.data(), out.begin());
-  }, {"segmented_inclusive_scan", "head_flags"});
-  check_rejected([&] { pscan::inclusive_scan_by_key(p, host_first, host_last, values.begin(), out.begin()); },
-                 {"inclusive_scan_by_key", "keys_first"});
-  check_rejected([&] {
-    pscan::exclusive_scan_by_key(p, keys.begin(), keys.end(), host_first, out.begin(), 7);
-  }, {"exclusive_scan_by_key", "values"});
-  check_rejected([&] {
-    pscan::segmented_reduce(p, values.begin(), host_offsets.data(),
-                            host_offsets.data() + host_offsets.size(), out.begin(), 7);
-  }, {"segmented_reduce", "offsets_first"});
-  check_rejected([&] {
-    pscan::segmented_reduce(p, host_first, offsets.begin(), offsets.end(), out.begin(), 7);
-  }, {"segmented_reduce", "values"});
+  check_rejected(
+      [&] {
+        pscan::segmented_inclusive_scan(p, values.begin(), values.end(), host_flags.data(),
+                                        out.begin());
+      },
+      {"segmented_inclusive_scan", "head_flags"});
+  check_rejected(
+      [&] { pscan::inclusive_scan_by_key(p, host_first, host_last, values.begin(), out.begin()); },
+      {"inclusive_scan_by_key", "keys_first"});
+  check_rejected(
+      [&] {
+        pscan::exclusive_scan_by_key(p, keys.begin(), keys.end(), host_first, out.begin(), 7);
+      },
+      {"exclusive_scan_by_key", "values"});
+  check_rejected(
+      [&] {
+        pscan::segmented_reduce(p, values.begin(), host_offsets.data(),
+                                host_offsets.data() + host_offsets.size(), out.begin(), 7);
+      },
+      {"segmented_reduce", "offsets_first"});
+  check_rejected(
+      [&] {
+        pscan::segmented_reduce(p, host_first, offsets.begin(), offsets.end(), out.begin(), 7);
+      },
+      {"segmented_reduce", "values"});
   CHECK(host_out == untouched);
   CHECK(F::download(out) == untouched);
 }
@@ -77,16 +87,21 @@ TEST_CASE_TEMPLATE_DEFINE("null device pointers are rejected when n > 0", F, nul
                  {"inclusive_scan", "out"});
   check_rejected([&] { pscan::exclusive_scan(p, values.begin(), values.end(), null, 7); },
                  {"exclusive_scan", "out"});
-  check_rejected([&] {
-    pscan::segmented_exclusive_scan(p, values.begin(), values.end(),
-                                    static_cast<std::uint8_t*>(nullptr), out.begin(), 7);
-  }, {"segmented_exclusive_scan", "head_flags"});
-  check_rejected([&] { pscan::inclusive_scan_by_key(p, values.begin(), values.end(), null, out.begin()); },
-                 {"inclusive_scan_by_key", "values"});
-  check_rejected([&] { pscan::segmented_reduce(p, null, offsets.begin(), offsets.end(), out.begin(), 7); },
-                 {"segmented_reduce", "values"});
-  check_rejected([&] { pscan::segmented_reduce(p, values.begin(), offsets.begin(), offsets.end(), null, 7); },
-                 {"segmented_reduce", "out"});
+  check_rejected(
+      [&] {
+        pscan::segmented_exclusive_scan(p, values.begin(), values.end(),
+                                        static_cast<std::uint8_t*>(nullptr), out.begin(), 7);
+      },
+      {"segmented_exclusive_scan", "head_flags"});
+  check_rejected(
+      [&] { pscan::inclusive_scan_by_key(p, values.begin(), values.end(), null, out.begin()); },
+      {"inclusive_scan_by_key", "values"});
+  check_rejected(
+      [&] { pscan::segmented_reduce(p, null, offsets.begin(), offsets.end(), out.begin(), 7); },
+      {"segmented_reduce", "values"});
+  check_rejected(
+      [&] { pscan::segmented_reduce(p, values.begin(), offsets.begin(), offsets.end(), null, 7); },
+      {"segmented_reduce", "out"});
   CHECK(F::download(out) == untouched);
 
   INFO("null pointers with n == 0 are valid");

@@ -2,9 +2,8 @@
 // tests as skipped (exit code 77, the tests' SKIP_RETURN_CODE) instead of failing them.
 
 #define DOCTEST_CONFIG_IMPLEMENT
-#include <doctest/doctest.h>
-
 #include <cuda_runtime.h>
+#include <doctest/doctest.h>
 
 #include <cstdio>
 

@@ -3,8 +3,6 @@
 // every call runs on a non-blocking stream, so work a backend wrongly puts on the default stream
 // races with it and shows; download synchronises that stream before reading back.
 
-#include "conformance/support.hpp"
-
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -13,6 +11,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "conformance/support.hpp"
 
 namespace conformance {
 

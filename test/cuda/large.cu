@@ -2,9 +2,9 @@
 // values with wrapping plus keep the memory at ~2 GiB per array; inputs are generated and outputs
 // checked on the device (a scan is right iff every element follows from its predecessor).
 
-#include "device_fixture.cuh"
-
 #include <cstdint>
+
+#include "device_fixture.cuh"
 
 namespace {
 
@@ -94,7 +94,8 @@ TEST_CASE_TEMPLATE_DEFINE("more than 2^31 elements", F, large_case) {
   const byte total = byte_at(out, n - 1);
   CHECK(int(pscan::reduce(p, in.begin(), in.end(), init, wrapping_plus)) == byte(init + total));
 
-  pscan::segmented_inclusive_scan(p, in.begin(), in.end(), flags.begin(), out.begin(), wrapping_plus);
+  pscan::segmented_inclusive_scan(p, in.begin(), in.end(), flags.begin(), out.begin(),
+                                  wrapping_plus);
   check_scan<F>(scan_form::segmented_inclusive, in, flags, out);
 
   pscan::exclusive_scan(p, in.begin(), in.end(), out.begin(), init, wrapping_plus);
@@ -108,7 +109,8 @@ TEST_CASE_TEMPLATE_DEFINE("more than 2^31 elements", F, large_case) {
         std::vector<std::int64_t>{2, n - 1, n - 1}}) {
     auto offs = F::upload(offsets);
     auto sums = F::upload(std::vector<byte>(offsets.size() - 1));
-    pscan::segmented_reduce(p, in.begin(), offs.begin(), offs.end(), sums.begin(), init, wrapping_plus);
+    pscan::segmented_reduce(p, in.begin(), offs.begin(), offs.end(), sums.begin(), init,
+                            wrapping_plus);
     const auto actual = F::download(sums);
     for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
       INFO("segment [", offsets[s], ", ", offsets[s + 1], ")");

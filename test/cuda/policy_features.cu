@@ -2,13 +2,13 @@
 // iterators, caller-supplied temporary memory, concurrent streams, and cuda_chained's
 // deterministic mode.
 
-#include "device_fixture.cuh"
+#include <cmath>
+#include <cstring>
+
 #include "conformance/reference.hpp"
 #include "conformance/segments.hpp"
 #include "conformance/value_kinds.hpp"
-
-#include <cmath>
-#include <cstring>
+#include "device_fixture.cuh"
 
 namespace conformance {
 
@@ -146,7 +146,8 @@ TEST_CASE_TEMPLATE_DEFINE("deterministic() gives the same bits run to run", F, d
   using namespace conformance;
   CONFORMANCE_SEEDED_RANDOM(random);
   std::vector<float> input(static_cast<std::size_t>(capped((1 << 22) + 3)));
-  for (float& v : input) v = std::ldexp(float(random.between(1, 1 << 23)), int(random.between(-40, 0)));
+  for (float& v : input)
+    v = std::ldexp(float(random.between(1, 1 << 23)), int(random.between(-40, 0)));
   const auto p = F::policy().deterministic();
   auto in = F::upload(input);
   auto first = F::upload(input), second = F::upload(input);

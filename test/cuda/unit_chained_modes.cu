@@ -4,6 +4,7 @@
 // replay must start from fresh tile state, not the captured epoch), and libpscan's cache.
 
 #include "device_fixture.cuh"
+#include "unit_support.cuh"
 
 #include <cuda_common/tile_state_cache.cuh>
 
@@ -17,20 +18,12 @@ namespace {
 using conformance::device_buffer;
 using conformance::test_stream;
 
-// x -> a*x + b over uint32: exact, not commutative, 8 bytes (split tile state).
-struct affine {
-  std::uint32_t a, b;
-};
-struct affine_then {
-  __host__ __device__ affine operator()(const affine& f, const affine& g) const {
-    return {g.a * f.a, g.a * f.b + g.b};
-  }
-};
+using unit_support::affine;
+using unit_support::affine_then;
 
 std::vector<affine> make_affines(conformance::random_source& random, std::int64_t n) {
   std::vector<affine> v(static_cast<std::size_t>(n));
-  for (auto& f : v)
-    f = {static_cast<std::uint32_t>(random.next()) | 1u, static_cast<std::uint32_t>(random.next())};
+  for (auto& f : v) f = unit_support::random_affine(random);
   return v;
 }
 

@@ -4,6 +4,7 @@
 // determinism promise: 50 deterministic float scans of 2^24 values, bitwise identical.
 
 #include "device_fixture.cuh"
+#include "unit_support.cuh"
 
 #include <algorithm>
 #include <atomic>
@@ -20,16 +21,8 @@ namespace {
 
 using conformance::random_source;
 
-// x -> a*x + b over uint32 (exact); "f then g" is not commutative. 8 bytes: split tile state.
-struct affine {
-  std::uint32_t a, b;
-};
-struct affine_then {
-  __host__ __device__ affine operator()(const affine& f, const affine& g) const {
-    return {g.a * f.a, g.a * f.b + g.b};
-  }
-};
-bool operator==(const affine& l, const affine& r) { return l.a == r.a && l.b == r.b; }
+using unit_support::affine;
+using unit_support::affine_then;
 
 class owned_stream {
  public:
@@ -185,10 +178,8 @@ TEST_CASE("8 streams of chained scans with other kernels in flight") {
                 [](random_source& r) { return static_cast<std::int32_t>(r.between(-1000, 1000)); });
           } else {
             failures[t] = scan_and_check<affine>(
-                stream.get(), random, n, affine_then{}, [](random_source& r) {
-                  return affine{static_cast<std::uint32_t>(r.next()) | 1u,
-                                static_cast<std::uint32_t>(r.next())};
-                });
+                stream.get(), random, n, affine_then{},
+                [](random_source& r) { return unit_support::random_affine(r); });
           }
         }
       } catch (const std::exception& e) {

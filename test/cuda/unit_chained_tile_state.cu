@@ -3,6 +3,7 @@
 // combined out of order or twice (intervals that only join when adjacent).
 
 #include "device_fixture.cuh"
+#include "unit_support.cuh"
 
 #include <cuda_chained/lookback.cuh>
 #include <cuda_chained/lookback_tree.cuh>
@@ -20,44 +21,14 @@ using pscan::chained::backoff;
 using pscan::chained::tile_state;
 using pscan::chained::tile_status;
 
-// Tiles [lo, hi]; `check` (when present) makes the type 12 bytes (32-bit words, split slots).
-template <class I, bool Check = false>
-struct interval {
-  I lo, hi;
-};
-template <>
-struct interval<std::int32_t, true> {
-  std::int32_t lo, hi, check;
-};
+using unit_support::interval;
+using unit_support::is;
+using unit_support::join;
+using unit_support::make_interval;
 using small_interval = interval<std::uint16_t>;     // 4 bytes: packed with its tag
 using wide_interval = interval<std::int32_t>;       // 8 bytes: split, 64-bit words
 using odd_interval = interval<std::int32_t, true>;  // 12 bytes: split, 32-bit words
 using huge_interval = interval<std::int64_t>;       // 16 bytes: split, 64-bit words
-
-template <class T>
-__host__ __device__ T make_interval(std::int64_t lo, std::int64_t hi) {
-  T t{};
-  t.lo = static_cast<decltype(t.lo)>(lo);
-  t.hi = static_cast<decltype(t.hi)>(hi);
-  if constexpr (sizeof(T) == 12) t.check = static_cast<std::int32_t>(lo * 7 + hi);
-  return t;
-}
-
-// [a, b] op [b + 1, c] = [a, c]; anything else (out of order, gaps, overlaps) gives the
-// error [1, 0], which stays an error.
-struct join {
-  template <class T>
-  __host__ __device__ T operator()(const T& x, const T& y) const {
-    if (x.lo > x.hi || y.lo > y.hi || x.hi + 1 != y.lo) return make_interval<T>(1, 0);
-    return make_interval<T>(x.lo, y.hi);
-  }
-};
-
-template <class T>
-bool is(const T& t, std::int64_t lo, std::int64_t hi) {
-  const T want = make_interval<T>(lo, hi);
-  return std::memcmp(&t, &want, sizeof(T)) == 0;
-}
 
 // Owns a zeroed tile-state buffer of `entries` entries.
 template <class T>

@@ -3,7 +3,7 @@
 // with a caller-supplied memory resource.
 
 #include "device_fixture.cuh"
-#include "unit_multipass_spans.cuh"
+#include "unit_support.cuh"
 
 #include <cuda_multipass/tuning.cuh>
 #include <pscan/pscan.hpp>
@@ -14,13 +14,13 @@
 namespace {
 
 using conformance::device_buffer;
-using namespace spans;
+using namespace unit_support;
 
 // Element i of the input is [i + 1, i + 1]; init is [0, 0].
 template <class T>
 std::vector<T> inputs(long long n) {
   std::vector<T> v(n);
-  for (long long i = 0; i < n; ++i) v[i] = make_span<T>(i + 1, i + 1);
+  for (long long i = 0; i < n; ++i) v[i] = make_interval<T>(i + 1, i + 1);
   return v;
 }
 
@@ -38,14 +38,14 @@ void check_scans_at(long long n, long long offset) {
   CAPTURE(n);
   CAPTURE(offset);
   const auto policy = pscan::cuda_multipass.on(conformance::test_stream());
-  std::vector<T> padded(offset, make_span<T>(-5, -5));  // `offset` elements before the input
+  std::vector<T> padded(offset, make_interval<T>(-5, -5));  // `offset` elements before the input
   const auto values = inputs<T>(n);
   padded.insert(padded.end(), values.begin(), values.end());
   auto in = conformance::device_memory::upload(padded);
   device_buffer<T> out(n + offset);
   const T* first = in.begin() + offset;
   T* result = out.begin() + offset;
-  const T init = make_span<T>(0, 0);
+  const T init = make_interval<T>(0, 0);
   auto download = [&] {
     auto all = conformance::device_memory::download(out);
     return std::vector<T>(all.begin() + offset, all.end());
@@ -100,7 +100,7 @@ TEST_CASE("cuda_multipass takes temporaries from the policy's resource") {
   device_buffer<span8> out(n);
   pscan::inclusive_scan(policy, in.begin(), in.end(), out.begin(), join{});
   CHECK(first_wrong(conformance::device_memory::download(out), 1, 0) == -1);
-  CHECK(is(pscan::reduce(policy, in.begin(), in.end(), make_span<span8>(0, 0), join{}), 0, n));
+  CHECK(is(pscan::reduce(policy, in.begin(), in.end(), make_interval<span8>(0, 0), join{}), 0, n));
   CHECK(resource.allocations >= 2);
   CHECK(resource.deallocations == resource.allocations);
 }

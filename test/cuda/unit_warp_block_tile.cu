@@ -3,7 +3,7 @@
 // join when adjacent), on 4-, 8-, 12- and 16-byte types, full and partial.
 
 #include "device_fixture.cuh"
-#include "unit_multipass_spans.cuh"
+#include "unit_support.cuh"
 
 #include <cuda_common/block_scan.cuh>
 #include <cuda_common/thread_scan.cuh>
@@ -19,7 +19,7 @@
 namespace {
 
 using conformance::device_buffer;
-using namespace spans;
+using namespace unit_support;
 namespace cu = pscan::cuda;
 
 template <class T>
@@ -29,7 +29,7 @@ std::vector<T> download(const device_buffer<T>& b) {
 template <class T>
 device_buffer<T> upload_spans(long long count, long long first) {
   std::vector<T> v(count);
-  for (long long i = 0; i < count; ++i) v[i] = make_span<T>(first + i, first + i);
+  for (long long i = 0; i < count; ++i) v[i] = make_interval<T>(first + i, first + i);
   return conformance::device_memory::upload(v);
 }
 void finish() { TEST_CUDA(cudaStreamSynchronize(conformance::test_stream())); TEST_CUDA(cudaGetLastError()); }
@@ -38,7 +38,7 @@ void finish() { TEST_CUDA(cudaStreamSynchronize(conformance::test_stream())); TE
 template <class T>
 __global__ void warp_kernel(T* scan, T* reduce, T* scan_part, T* reduce_part) {
   const int t = threadIdx.x;
-  const T x = make_span<T>(t, t);
+  const T x = make_interval<T>(t, t);
   scan[t] = cu::warp_inclusive_scan(x, join{});
   reduce[t] = cu::warp_reduce(x, join{});
   scan_part[t] = cu::warp_inclusive_scan(x, join{}, cu::warp_id() + 1);
@@ -51,7 +51,7 @@ __global__ void block_kernel(int valid, unsigned warp_mask, T* inclusive, T* exc
   __shared__ typename cu::block_scan<T, B>::storage scan_storage;
   __shared__ typename cu::block_reduce<T, B>::storage reduce_storage;
   const int t = threadIdx.x;
-  const T x = make_span<T>(t, t);
+  const T x = make_interval<T>(t, t);
   T total;
   inclusive[t] = cu::block_scan<T, B>::inclusive(x, join{}, scan_storage, total, valid);
   totals[t] = total;
@@ -65,7 +65,7 @@ __global__ void block_kernel(int valid, unsigned warp_mask, T* inclusive, T* exc
   // Present warps (warp_mask) carry consecutive values; absent ones must be skipped.
   const int warp = cu::warp_id();
   const int rank = __popc(warp_mask & ((1u << warp) - 1));
-  warp_totals[t] = cu::block_reduce<T, B>::warp_totals(make_span<T>(rank, rank), (warp_mask >> warp) & 1,
+  warp_totals[t] = cu::block_reduce<T, B>::warp_totals(make_interval<T>(rank, rank), (warp_mask >> warp) & 1,
                                                        join{}, reduce_storage, has);
   has_total[t] = has;
 }
@@ -76,8 +76,8 @@ template <class T, int N>
 __global__ void thread_kernel(T* reduced, T* inclusive, T* exclusive) {
   const int t = threadIdx.x, valid = t % (N + 1), base = 10 + t * N;
   T a[N], b[N];
-  for (int i = 0; i < N; ++i) a[i] = b[i] = make_span<T>(base + i, base + i);
-  const T carry = make_span<T>(base - 5, base - 1);
+  for (int i = 0; i < N; ++i) a[i] = b[i] = make_interval<T>(base + i, base + i);
+  const T carry = make_interval<T>(base - 5, base - 1);
   if (valid > 0) reduced[t] = cu::thread_reduce<N>(a, join{}, valid);
   cu::thread_inclusive_scan<N>(a, join{}, valid, t % 2 == 1, carry);
   cu::thread_exclusive_scan<N>(b, join{}, valid, carry);
@@ -91,7 +91,7 @@ template <class T, int B, int ITEMS, class InIt, class OutIt>
 __global__ void tile_kernel(InIt in, int valid, T* blocked, OutIt out) {
   __shared__ typename cu::tile_io<T, B, ITEMS>::storage storage;
   T items[ITEMS];
-  for (int i = 0; i < ITEMS; ++i) items[i] = make_span<T>(-7, -7);  // "untouched"
+  for (int i = 0; i < ITEMS; ++i) items[i] = make_interval<T>(-7, -7);  // "untouched"
   cu::tile_io<T, B, ITEMS>::load(in, valid, items, storage);
   for (int i = 0; i < ITEMS; ++i) blocked[threadIdx.x * ITEMS + i] = items[i];
   cu::tile_io<T, B, ITEMS>::store(out, valid, items, storage);
@@ -200,7 +200,7 @@ TEST_CASE_TEMPLATE("tile_io load and store: vectors, scalars, fancy iterators, p
   constexpr int B = 128, ITEMS = 8, tile = B * ITEMS;
   const auto aligned = upload_spans<T>(tile, 0);
   const auto shifted = upload_spans<T>(tile + 1, -1);  // element 1 is [0, 0]: misaligned for 16-byte units
-  const auto fancy = pscan::detail::make_index_iterator(span_at<T>{0});
+  const auto fancy = pscan::detail::make_index_iterator(interval_at<T>{0});
   for (int valid : {tile, tile - 1, 1, 31, 32, 33, 257, 600}) {
     check_tile<T, B, ITEMS>(aligned.begin(), valid, 0);
     check_tile<T, B, ITEMS>(aligned.begin(), valid, 1);
@@ -229,6 +229,6 @@ TEST_CASE_TEMPLATE("block_range_reduce over ranges of any length", T, SPAN_TYPES
                           1LL * B * ITEMS, 3LL * B * ITEMS + 5, longest}) {
     check_range<T, B, ITEMS>(aligned.begin(), count);
     check_range<T, B, ITEMS>(shifted.begin() + 1, count);
-    check_range<T, B, ITEMS>(pscan::detail::make_index_iterator(span_at<T>{0}), count);
+    check_range<T, B, ITEMS>(pscan::detail::make_index_iterator(interval_at<T>{0}), count);
   }
 }

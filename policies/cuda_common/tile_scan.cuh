@@ -1,0 +1,81 @@
+#pragma once
+// The tile agent both CUDA backends scan with: load a tile into registers (blocked), reduce each
+// thread's items, scan the thread totals across the block, get the tile's carry-in once the
+// tile's total is known, then rescan each thread's items from its carry and store the tile.
+// The carry comes from a callback: the multi-pass downsweep reads it from the scanned tile
+// totals, the chained kernels from the look-back or from a running total.
+// 2 op per item; in place is safe (a tile is read completely before any of it is written).
+
+#include <cuda_common/block_scan.cuh>
+#include <cuda_common/thread_scan.cuh>
+#include <cuda_common/tile_io.cuh>
+#include <cuda_common/utility.cuh>
+
+#include <cstdint>
+
+namespace pscan::cuda {
+
+// A tile's carry-in: the combination of everything before it (init included), if anything.
+template <class A>
+struct tile_carry {
+  bool has;
+  A value;
+};
+
+template <class A, int BLOCK_THREADS, int ITEMS>
+struct tile_scan {
+  using io = tile_io<A, BLOCK_THREADS, ITEMS>;
+  using block = block_scan<A, BLOCK_THREADS>;
+  static constexpr int tile_items = BLOCK_THREADS * ITEMS;
+
+  struct storage {
+    typename io::storage io;
+    typename block::storage scan;
+  };
+
+  // Scans in[0 .. valid) into out: out[i] = carry op in[0] op ... op in[i] (Exclusive: up to
+  // in[i-1]; Full: valid == tile_items, known at compile time). Every thread calls
+  // carry_of(tile_total) -> tile_carry<A> once, after the block scan; the tile total is
+  // meaningful when valid > 0. Callers __syncthreads before reusing `s`.
+  template <bool Exclusive, bool Full, class InIt, class OutIt, class Op, class CarryOf>
+  __device__ static void run(InIt in, OutIt out, int valid, Op op, storage& s, CarryOf&& carry_of) {
+    if (Full) valid = tile_items;
+    A items[ITEMS];
+    io::load(in, valid, items, s.io);
+    const int thread_valid =
+        Full ? ITEMS : min(max(valid - static_cast<int>(threadIdx.x) * ITEMS, 0), ITEMS);
+    const int valid_threads = Full ? BLOCK_THREADS : ceil_div(valid, ITEMS);
+    // Threads without items pass items[0] along untouched; block_scan never combines it.
+    const A mine = thread_valid > 0 ? thread_reduce<ITEMS>(items, op, thread_valid) : items[0];
+    A total;
+    bool has_prefix;
+    const A prefix = block::exclusive(mine, op, s.scan, total, has_prefix, valid_threads);
+    const tile_carry<A> carry = carry_of(total);
+    if (thread_valid > 0) {
+      // This thread's carry-in: the tile's carry, then the threads before it in the tile.
+      const bool has_in = carry.has || has_prefix;
+      const A thread_carry = !has_prefix ? carry.value
+                             : carry.has ? static_cast<A>(op(carry.value, prefix))
+                                         : prefix;
+      if constexpr (Exclusive) {  // always has_in: exclusive scans have an init
+        thread_exclusive_scan<ITEMS>(items, op, thread_valid, thread_carry);
+      } else {
+        thread_inclusive_scan<ITEMS>(items, op, thread_valid, has_in, thread_carry);
+      }
+    }
+    io::store(out, valid, items, s.io);
+  }
+
+  // run() for the tile at `offset` of in[0 .. n), full or partial as n decides.
+  template <bool Exclusive, class InIt, class OutIt, class Op, class CarryOf>
+  __device__ static void run_at(InIt in, std::int64_t n, std::int64_t offset, OutIt out, Op op,
+                                storage& s, CarryOf&& carry_of) {
+    if (n - offset >= tile_items) {
+      run<Exclusive, true>(in + offset, out + offset, tile_items, op, s, carry_of);
+    } else {
+      run<Exclusive, false>(in + offset, out + offset, static_cast<int>(n - offset), op, s, carry_of);
+    }
+  }
+};
+
+}  // namespace pscan::cuda
