@@ -105,8 +105,10 @@ TEST_CASE("a scan captured into a graph is right on every replay") {
       INFO("replay ", replay);
       std::vector<std::int32_t> input(static_cast<std::size_t>(n));
       for (auto& v : input) v = static_cast<std::int32_t>(random.between(-50, 50));
-      TEST_CUDA(
-          cudaMemcpy(in.begin(), input.data(), n * sizeof(std::int32_t), cudaMemcpyHostToDevice));
+      // On the graph's stream: a plain cudaMemcpy from pageable memory may return before its DMA
+      // lands, and a non-blocking stream does not wait for it.
+      TEST_CUDA(cudaMemcpyAsync(in.begin(), input.data(), n * sizeof(std::int32_t),
+                                cudaMemcpyHostToDevice, stream));
       TEST_CUDA(cudaGraphLaunch(exec, stream));
       std::vector<std::int32_t> got(static_cast<std::size_t>(n));
       TEST_CUDA(cudaStreamSynchronize(stream));
