@@ -11,6 +11,7 @@
 #include <cuda_chained/tuning.cuh>
 
 #include <cuda_common/check.cuh>
+#include <cuda_common/read_back.cuh>
 #include <cuda_common/tile_reduce.cuh>
 #include <cuda_common/utility.cuh>
 
@@ -69,10 +70,7 @@ T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
   kernel<<<static_cast<unsigned int>(blocks), cfg::block_threads, 0, p.stream>>>(
       first, n, init, op, static_cast<tile_counters*>(scratch.data()), partials, result);
   PSCAN_CUDA_CHECK_LAUNCH();
-  T value;
-  PSCAN_CUDA_CHECK(cudaMemcpyAsync(&value, result, sizeof(T), cudaMemcpyDeviceToHost, p.stream));
-  PSCAN_CUDA_CHECK(cudaStreamSynchronize(p.stream));
-  return value;
+  return cuda::read_back(result, p.stream);
 }
 
 }  // namespace pscan::chained

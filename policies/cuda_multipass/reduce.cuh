@@ -4,12 +4,13 @@
 // reduces the b-th contiguous share of the input, its warps each a contiguous part of that,
 // reading 16-byte units warp-striped and reducing them as they arrive (several loads in flight
 // per thread); the warps' totals are combined in order. Pass 2: one block combines the block
-// totals in block order, init first. The result comes back with one copy and one stream sync.
+// totals in block order, init first. The result comes back through cuda::read_back.
 
 #include <cuda_multipass/policy.cuh>
 #include <cuda_multipass/tuning.cuh>
 
 #include <cuda_common/check.cuh>
+#include <cuda_common/read_back.cuh>
 #include <cuda_common/temporary.cuh>
 #include <cuda_common/tile_reduce.cuh>
 
@@ -53,10 +54,7 @@ T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
     impl::reduce_kernel<true, T><<<1, cfg::block_threads, 0, p.stream>>>(first, n, result, init, op);
   }
   PSCAN_CUDA_CHECK_LAUNCH();
-  T value;
-  PSCAN_CUDA_CHECK(cudaMemcpyAsync(&value, result, sizeof(T), cudaMemcpyDeviceToHost, p.stream));
-  PSCAN_CUDA_CHECK(cudaStreamSynchronize(p.stream));
-  return value;
+  return cuda::read_back(result, p.stream);
 }
 
 }  // namespace pscan::multipass
