@@ -6,7 +6,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace pscan::cuda {
@@ -65,6 +67,17 @@ int max_active_blocks_per_sm(const void* kernel, int block_threads, std::size_t 
                                                                  dynamic_shared_bytes));
   cache.emplace(k, blocks);
   return blocks;
+}
+
+void prefer_shared_memory(const void* kernel) {
+  using key = std::pair<int, const void*>;
+  static std::set<key> done;
+  const key k{current_device(), kernel};
+  std::lock_guard<std::mutex> lock(cache_mutex);
+  if (done.count(k) != 0) return;
+  PSCAN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                        cudaSharedmemCarveoutMaxShared));
+  done.insert(k);
 }
 
 }  // namespace pscan::cuda

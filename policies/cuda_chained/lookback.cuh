@@ -61,7 +61,6 @@ __device__ T decoupled_lookback(const tile_state<T>& state, std::uint32_t tile, 
       first_lane = found ? 31 - __clz(prefixes) : 0;
       if (__ballot_sync(~0u, complete || lane < first_lane) == ~0u) break;
     }
-    state.acquire();
     // This lane's items from the nearest prefix (lane first_lane) or all of them, in order.
     const int start = lane == first_lane && found ? newest_prefix : 0;
     T lane_total{};
@@ -69,7 +68,7 @@ __device__ T decoupled_lookback(const tile_state<T>& state, std::uint32_t tile, 
 #pragma unroll
     for (int k = 0; k < K; ++k) {
       if (lane >= first_lane && k >= start) {
-        const T v = state.value(static_cast<std::uint64_t>(lane_oldest + k), seen[k]);
+        const T v = seen[k].value();
         lane_total = has_lane_total ? static_cast<T>(op(lane_total, v)) : v;
         has_lane_total = true;
       }

@@ -56,45 +56,46 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
   auto entry = [&](int level) {
     return tree_entry(level, (tile >> (tree_radix_bits * level)) - digit(level) + lane, tiles);
   };
+  auto level_value = [&](int l, const typename tile_state<T>::probe& seen) {
+    const T node = lane < digit(l) ? seen.value() : T{};
+    return warp_range_reduce(node, 0, digit(l) - 1, op);
+  };
+  // While this tile is the last of its group at levels 0 .. l, it publishes node (l + 1) as
+  // soon as level l's nodes are in: waiting for all levels first would chain the groups' last
+  // tiles one after another.
+  T right = aggregate;
+  int published = 0;  // levels 1 .. published of this tile's nodes are out
   typename tile_state<T>::probe seen[tree_levels];
   for (backoff poll_wait = wait;; poll_wait.pause()) {
     bool complete = true;
+    bool levels_complete = true;  // every level up to l
 #pragma unroll
     for (int l = 0; l < tree_levels; ++l) {
       if (lane < digit(l)) {
         seen[l] = state.poll(entry(l));
         complete = complete && seen[l].status(state.epoch()) != tile_status::empty;
       }
+      levels_complete = __all_sync(~0u, complete);
+      if (levels_complete && l == published && digit(l) == 31 && l + 1 < tree_levels) {
+        right = static_cast<T>(op(level_value(l, seen[l]), right));
+        if (lane == 0) {
+          state.publish(tree_entry(l + 1, tile >> (tree_radix_bits * (l + 1)), tiles), right,
+                        tile_status::aggregate);
+        }
+        published = l + 1;
+      }
     }
-    if (__all_sync(~0u, complete)) break;
+    if (levels_complete) break;
   }
-  state.acquire();
 
-  // Levels from the lowest up, each one's nodes combined in lane order: the prefix is
-  // level(top) op (... op level(0)), and while the digits are 31 the nodes ending at this tile
-  // follow, node(l) = level(l-1) op node(l-1).
-  T right = aggregate;
-  bool chain = true;
+  // The prefix: level(top) op (... op level(0)), each level's nodes combined in lane order.
   bool has = false;
 #pragma unroll
   for (int l = 0; l < tree_levels; ++l) {
-    if (digit(l) == 0) {
-      chain = false;
-      continue;
-    }
-    T node{};
-    if (lane < digit(l)) node = state.value(entry(l), seen[l]);
-    const T level = warp_range_reduce(node, 0, digit(l) - 1, op);
+    if (digit(l) == 0) continue;
+    const T level = level_value(l, seen[l]);
     prefix = has ? static_cast<T>(op(level, prefix)) : level;
     has = true;
-    chain = chain && digit(l) == 31;
-    if (chain) {
-      right = static_cast<T>(op(level, right));
-      if (lane == 0) {
-        state.publish(tree_entry(l + 1, tile >> (tree_radix_bits * (l + 1)), tiles), right,
-                      tile_status::aggregate);
-      }
-    }
   }
   return true;
 }

@@ -62,7 +62,7 @@ T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
   const auto kernel = &impl::reduce_kernel<T, InIt, Op>;
   const std::int64_t blocks = range::share_blocks(reinterpret_cast<const void*>(kernel), n);
   // Counters, then the partials, then the result, each 256-byte aligned.
-  const std::size_t partials_bytes = tile_state<T>::round_up(sizeof(T) * blocks);
+  const std::size_t partials_bytes = (sizeof(T) * blocks + 255) / 256 * 256;
   call_state scratch(p, tile_counters_bytes + partials_bytes + sizeof(T), impl::reduce_layout);
   auto* base = static_cast<unsigned char*>(scratch.data());
   T* partials = reinterpret_cast<T*>(base + tile_counters_bytes);

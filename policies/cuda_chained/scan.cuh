@@ -11,6 +11,7 @@
 #include <cuda_chained/tuning.cuh>
 
 #include <cuda_common/check.cuh>
+#include <cuda_common/device_info.cuh>
 #include <cuda_common/utility.cuh>
 
 #include <pscan/error.hpp>
@@ -29,7 +30,7 @@ void scan(const policy& p, InIt first, InIt last, OutIt out, const A& init, Op o
   const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, cfg::tile_items);
   if (tiles <= cfg::single_block_tiles) {
     single_block_scan_kernel<Exclusive, HasInit, A>
-        <<<1, cfg::block_threads, 0, p.stream>>>(first, n, out, init, op);
+        <<<1, cfg::scan_threads, 0, p.stream>>>(first, n, out, init, op);
     PSCAN_CUDA_CHECK_LAUNCH();
     return;
   }
@@ -40,16 +41,18 @@ void scan(const policy& p, InIt first, InIt last, OutIt out, const A& init, Op o
   }
   const std::uint64_t entries = p.is_deterministic ? tree_entries(tiles) : tiles;
   call_state scratch(p, tile_state<A>::buffer_bytes(entries), tile_state<A>::layout);
-  const tile_state<A> state(scratch.data(), scratch.bytes(), scratch.epoch());
-  const auto grid = static_cast<unsigned int>(tiles);
+  const tile_state<A> state(scratch.data(), scratch.epoch());
+  const auto launch = [&](auto kernel) {
+    cuda::prefer_shared_memory(reinterpret_cast<const void*>(kernel));  // tiles live there
+    kernel<<<static_cast<unsigned int>(tiles), cfg::scan_threads, 0, p.stream>>>(
+        first, n, out, init, op, state, static_cast<std::uint32_t>(tiles));
+    PSCAN_CUDA_CHECK_LAUNCH();
+  };
   if (p.is_deterministic) {
-    chained_scan_kernel<Exclusive, HasInit, true, A><<<grid, cfg::block_threads, 0, p.stream>>>(
-        first, n, out, init, op, state, static_cast<std::uint32_t>(tiles));
+    launch(&chained_scan_kernel<Exclusive, HasInit, true, A, InIt, OutIt, Op>);
   } else {
-    chained_scan_kernel<Exclusive, HasInit, false, A><<<grid, cfg::block_threads, 0, p.stream>>>(
-        first, n, out, init, op, state, static_cast<std::uint32_t>(tiles));
+    launch(&chained_scan_kernel<Exclusive, HasInit, false, A, InIt, OutIt, Op>);
   }
-  PSCAN_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace impl

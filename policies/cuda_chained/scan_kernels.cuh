@@ -2,8 +2,9 @@
 // The two scan kernels of the chained backend.
 //  - chained_scan_kernel: one block per tile, single pass. Each block draws its tile id from a
 //    ticket counter (never blockIdx: a tile only ever waits on tiles whose blocks already run),
-//    scans its tile, and warp 0 obtains the tile's carry by look-back: decoupled (default) or
-//    through the fixed tree (deterministic). Tile state is tagged with the call's epoch.
+//    scans its tile in shared memory (many small blocks per SM keep many tiles loading), and
+//    warp 0 obtains the tile's carry by look-back: decoupled (default) or through the fixed
+//    tree (deterministic). Tile state is tagged with the call's epoch.
 //  - single_block_scan_kernel: for a few tiles, one block walks them in order with a running
 //    carry: no tile state, no look-back, still one launch.
 
@@ -12,12 +13,15 @@
 #include <cuda_chained/tile_state.cuh>
 #include <cuda_chained/tuning.cuh>
 
-#include <cuda_common/tile_scan.cuh>
+#include <cuda_common/shared_tile_scan.cuh>
 #include <cuda_common/utility.cuh>
 
 #include <cstdint>
 
 namespace pscan::chained {
+
+template <class A>
+using chained_tile = cuda::shared_tile_scan<A, tuning<A>::scan_threads, tuning<A>::scan_items>;
 
 // Run by warp 0 of tile `tile` once the tile's total is known: publishes what successors need
 // and returns the tile's carry-in (init, when there is one, comes first).
@@ -47,11 +51,11 @@ __device__ cuda::tile_carry<A> lookback_carry(const tile_state<A>& state, std::u
 
 template <bool Exclusive, bool HasInit, bool Deterministic, class A, class InIt, class OutIt,
           class Op>
-__global__ void __launch_bounds__(tuning<A>::block_threads, tuning<A>::min_blocks_per_sm)
+__global__ void __launch_bounds__(tuning<A>::scan_threads, tuning<A>::scan_min_blocks_per_sm)
     chained_scan_kernel(InIt first, std::int64_t n, OutIt out, A init, Op op, tile_state<A> state,
                         std::uint32_t tiles) {
   using cfg = tuning<A>;
-  using agent = cuda::tile_scan<A, cfg::block_threads, cfg::items>;
+  using agent = chained_tile<A>;
   __shared__ typename agent::storage storage;
   __shared__ cuda::uninitialized_array<A, 1> carry_value;
   __shared__ bool carry_has;
@@ -74,14 +78,15 @@ __global__ void __launch_bounds__(tuning<A>::block_threads, tuning<A>::min_block
     __syncthreads();
     return cuda::tile_carry<A>{carry_has, carry_value[0]};
   };
-  agent::template run_at<Exclusive>(first, n, offset, out, op, storage, carry_of);
+  const auto valid = static_cast<int>(n - offset < cfg::tile_items ? n - offset : cfg::tile_items);
+  agent::template run<Exclusive>(first + offset, out + offset, valid, op, storage, carry_of);
 }
 
 template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
-__global__ void __launch_bounds__(tuning<A>::block_threads)
+__global__ void __launch_bounds__(tuning<A>::scan_threads)
     single_block_scan_kernel(InIt first, std::int64_t n, OutIt out, A init, Op op) {
   using cfg = tuning<A>;
-  using agent = cuda::tile_scan<A, cfg::block_threads, cfg::items>;
+  using agent = chained_tile<A>;
   __shared__ typename agent::storage storage;
   cuda::tile_carry<A> running{HasInit, init};
   // Every thread keeps the same running carry: the tile totals it combines are block-uniform.
@@ -91,7 +96,8 @@ __global__ void __launch_bounds__(tuning<A>::block_threads)
     return before;
   };
   for (std::int64_t offset = 0; offset < n; offset += cfg::tile_items) {
-    agent::template run_at<Exclusive>(first, n, offset, out, op, storage, carry_of);
+    const auto valid = static_cast<int>(n - offset < cfg::tile_items ? n - offset : cfg::tile_items);
+    agent::template run<Exclusive>(first + offset, out + offset, valid, op, storage, carry_of);
     __syncthreads();  // the next tile reuses the block-scan storage
   }
 }

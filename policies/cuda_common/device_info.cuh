@@ -28,4 +28,8 @@ const device_info& current_device_info();
 int max_active_blocks_per_sm(const void* kernel, int block_threads,
                              std::size_t dynamic_shared_bytes = 0);
 
+// Asks for the largest shared-memory carveout for `kernel` on the current device (once per
+// device and kernel): kernels whose occupancy is bound by shared memory.
+void prefer_shared_memory(const void* kernel);
+
 }  // namespace pscan::cuda

@@ -6,6 +6,7 @@
 // first[i] for any other iterator); each warp transposes its own part of the tile through shared
 // memory (__syncwarp only, no block barrier). A partial tile moves only its first `valid` items.
 
+#include <cuda_common/async_copy.cuh>
 #include <cuda_common/thread_scan.cuh>
 #include <cuda_common/utility.cuh>
 
@@ -134,8 +135,7 @@ struct tile_io {
     }
     __syncwarp();
     if (full) {
-#pragma unroll
-      for (int j = 0; j < thread_units; ++j) read_unit(region, lane * thread_units + j, items + j * unit_items);
+      read_blocked(region, items);
     } else {
 #pragma unroll
       for (int i = 0; i < ITEMS; ++i) {
@@ -180,7 +180,82 @@ struct tile_io {
     store_warp_striped(tile_out + warp_id() * warp_items, warp_valid, striped);
   }
 
+  // Whether load_to_shared copies asynchronously (cp.async) from InIt: raw pointers to T, in
+  // 16-byte chunks that never straddle warp segments (when the segment is 16-byte aligned).
+  template <class InIt>
+  static constexpr bool copies_async = is_pointer_to_v<InIt, T> && (warp_items * sizeof(T)) % 16 == 0;
+
+  // Items < valid of the calling warp's segment into its region of `s`, in the layout of
+  // load(); the lanes' copies are visible to the whole warp on return.
+  template <class InIt>
+  __device__ static void load_to_shared(InIt tile_first, int valid, storage& s) {
+    const int warp_valid = min(max(valid - warp_id() * warp_items, 0), warp_items);
+    const InIt first = tile_first + warp_id() * warp_items;
+    T* region = warp_region(s);
+    const int lane = lane_id();
+    __syncwarp();  // the warp's previous use of its region is over
+    if constexpr (copies_async<InIt>) {
+      if (warp_valid == warp_items && detail::is_aligned_16(first)) {
+        constexpr int chunks = static_cast<int>(warp_items * sizeof(T) / 16);
+        const auto* src = reinterpret_cast<const unsigned char*>(first);
+        auto* dst = reinterpret_cast<unsigned char*>(region);
+#pragma unroll
+        for (int c = lane; c < chunks; c += warp_threads) {
+          copy_async_16(dst + 16 * (has_16_byte_units_v<T> ? slot(c) : c), src + 16 * c);
+        }
+        commit_async_copies();
+        wait_async_copies(0);
+        __syncwarp();
+        return;
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < thread_units; ++j) {
+#pragma unroll
+      for (int k = 0; k < unit_items; ++k) {
+        const int i = (lane + warp_threads * j) * unit_items + k;
+        if (i < warp_valid) region[position(i)] = static_cast<T>(first[i]);
+      }
+    }
+    __syncwarp();
+  }
+
+  // Items < valid of the calling warp's segment from its region of `s` to tile_out.
+  template <class OutIt>
+  __device__ static void store_from_shared(OutIt tile_out, int valid, storage& s) {
+    const int warp_valid = min(max(valid - warp_id() * warp_items, 0), warp_items);
+    const OutIt out = tile_out + warp_id() * warp_items;
+    T* region = warp_region(s);
+    const int lane = lane_id();
+    __syncwarp();  // every lane's writes to the region are visible
+    if constexpr (is_pointer_to_v<OutIt, T> && has_16_byte_units_v<T>) {
+      if (warp_valid == warp_items && detail::is_aligned_16(out)) {
+        int4* units = reinterpret_cast<int4*>(out);
+        const int4* slots = reinterpret_cast<const int4*>(region);
+#pragma unroll
+        for (int j = 0; j < thread_units; ++j) units[lane + warp_threads * j] = slots[slot(lane + warp_threads * j)];
+        return;
+      }
+    }
+#pragma unroll
+    for (int j = 0; j < thread_units; ++j) {
+#pragma unroll
+      for (int k = 0; k < unit_items; ++k) {
+        const int i = (lane + warp_threads * j) * unit_items + k;
+        if (i < warp_valid) out[i] = region[position(i)];
+      }
+    }
+  }
+
  private:
+  // Thread t's ITEMS of a full warp segment in `region`.
+  __device__ static void read_blocked(T* region, T (&items)[ITEMS]) {
+#pragma unroll
+    for (int j = 0; j < thread_units; ++j) read_unit(region, lane_id() * thread_units + j, items + j * unit_items);
+  }
+
+ public:
+  // The layout of a warp's region, for code that works on a tile left in shared memory.
   // 16-byte units are XOR-swizzled within each 128-byte row (8 units): unit u goes to slot
   // u ^ (row % 8). Shared memory serves 8 lanes' 16-byte accesses at a time; with a power-of-two
   // thread_units both the striped pass (8 consecutive units) and the blocked pass (8 lanes'
@@ -193,6 +268,9 @@ struct tile_io {
   __device__ static int position(int i) {
     return slot(i / unit_items) * unit_items + i % unit_items;
   }
+
+  // The calling warp's region of `s`: its 32 * ITEMS items.
+  __device__ static T* warp_region(storage& s) { return s.items.data() + warp_id() * warp_items; }
 
   __device__ static void write_unit(T* region, int unit, const T* src) {
     if constexpr (has_16_byte_units_v<T>) {

@@ -25,10 +25,10 @@ using unit_support::interval;
 using unit_support::is;
 using unit_support::join;
 using unit_support::make_interval;
-using small_interval = interval<std::uint16_t>;     // 4 bytes: packed with its tag
-using wide_interval = interval<std::int32_t>;       // 8 bytes: split, 64-bit words
-using odd_interval = interval<std::int32_t, true>;  // 12 bytes: split, 32-bit words
-using huge_interval = interval<std::int64_t>;       // 16 bytes: split, 64-bit words
+using small_interval = interval<std::uint16_t>;     // 4 bytes: one tagged word
+using wide_interval = interval<std::int32_t>;       // 8 bytes: two tagged words
+using odd_interval = interval<std::int32_t, true>;  // 12 bytes: three
+using huge_interval = interval<std::int64_t>;       // 16 bytes: four
 
 // Owns a zeroed tile-state buffer of `entries` entries.
 template <class T>
@@ -38,7 +38,7 @@ struct state_buffer {
     TEST_CUDA(cudaMemset(data, 0, bytes));
   }
   ~state_buffer() { cudaFree(data); }
-  tile_state<T> view(std::uint32_t epoch) const { return tile_state<T>(data, bytes, epoch); }
+  tile_state<T> view(std::uint32_t epoch) const { return tile_state<T>(data, epoch); }
   std::size_t bytes;
   void* data = nullptr;
 };
@@ -56,7 +56,7 @@ __global__ void poll_all(tile_state<T> state, int count, tile_status* statuses, 
   if (i >= count) return;
   const auto seen = state.poll(i);
   statuses[i] = seen.status(state.epoch());
-  if (statuses[i] != tile_status::empty) values[i] = state.value(i, seen);
+  if (statuses[i] != tile_status::empty) values[i] = seen.value();
 }
 
 // Block b (one warp) looks back from tile first_tile + b into prefixes[b].
@@ -153,7 +153,7 @@ TEST_CASE_TEMPLATE("tile state: values come back with their status, only in thei
                    small_interval, wide_interval, odd_interval, huge_interval) {
   constexpr int count = 1000;
   state_buffer<T> buffer(count);
-  CHECK(tile_state<T>::packed == (sizeof(T) <= 4));
+  CHECK(tile_state<T>::entry_stride == 8 * ((sizeof(T) + 3) / 4));
   std::vector<T> values(count);
   std::vector<tile_status> statuses(count);
   for (int i = 0; i < count; ++i) {

@@ -1,0 +1,22 @@
+#pragma once
+// Asynchronous global -> shared copies (cp.async, sm_80+): data in flight lands in shared memory
+// without holding registers, so a block can have several tiles loading while it works on one.
+// Each thread waits for its own copies; a __syncwarp/__syncthreads then shares them.
+
+#include <cuda_pipeline_primitives.h>
+
+namespace pscan::cuda {
+
+// 16 bytes, both addresses 16-byte aligned.
+__device__ __forceinline__ void copy_async_16(void* shared_dst, const void* global_src) {
+  __pipeline_memcpy_async(shared_dst, global_src, 16);
+}
+
+// Closes the calling thread's current group of copies (an empty group is fine).
+__device__ __forceinline__ void commit_async_copies() { __pipeline_commit(); }
+
+// Waits until at most `pending` (a runtime value) of the calling thread's most recent groups
+// are still in flight.
+__device__ __forceinline__ void wait_async_copies(int pending) { __pipeline_wait_prior(pending); }
+
+}  // namespace pscan::cuda
