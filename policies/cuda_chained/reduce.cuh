@@ -3,7 +3,8 @@
 // input (whole warp segments; a fixed partition of n, so the result is deterministic) and writes
 // its partial; the last block to finish (counted with an atomic between fences, the counter
 // returned to 0 for the next call) combines the partials in block order, init first. The grid
-// fills the GPU once. The result comes back with one copy and one stream sync.
+// fills the GPU once. That block publishes the result straight into host memory
+// (cuda::host_result): no copy, no stream sync.
 
 #include <cuda_chained/call_state.cuh>
 #include <cuda_chained/policy.cuh>
@@ -11,7 +12,7 @@
 #include <cuda_chained/tuning.cuh>
 
 #include <cuda_common/check.cuh>
-#include <cuda_common/read_back.cuh>
+#include <cuda_common/host_result.cuh>
 #include <cuda_common/tile_reduce.cuh>
 #include <cuda_common/utility.cuh>
 
@@ -26,30 +27,30 @@ inline constexpr int reduce_layout = 0;
 template <class A, class InIt, class Op>
 __global__ void __launch_bounds__(tuning<A>::block_threads)
     reduce_kernel(InIt first, std::int64_t n, A init, Op op, tile_counters* counters, A* partials,
-                  A* result) {
+                  cuda::host_result<A> result) {
   using cfg = tuning<A>;
   using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
   __shared__ typename range::storage storage;
   __shared__ bool is_last;
   bool has_total;  // true: the host launches at most one block per warp segment
-  const A total = range::reduce_block_share(first, n, op, storage, has_total);
-  if (gridDim.x == 1) {
-    if (threadIdx.x == 0) *result = static_cast<A>(op(init, total));
-    return;
-  }
-  if (threadIdx.x == 0) {
-    partials[blockIdx.x] = total;
-    __threadfence();  // release the partial before counting this block done
-    is_last = atomicAdd(&counters->done, 1u) == gridDim.x - 1;
-    if (is_last) {
-      atomicExch(&counters->done, 0u);
-      __threadfence();  // acquire: every partial is visible from here on
+  // This block's share; when it is alone, the whole input.
+  A all = range::reduce_block_share(first, n, op, storage, has_total);
+  if (gridDim.x > 1) {
+    if (threadIdx.x == 0) {
+      partials[blockIdx.x] = all;
+      __threadfence();  // release the partial before counting this block done
+      is_last = atomicAdd(&counters->done, 1u) == gridDim.x - 1;
+      if (is_last) {
+        atomicExch(&counters->done, 0u);
+        __threadfence();  // acquire: every partial is visible from here on
+      }
     }
+    __syncthreads();  // also ends every thread's use of `storage` by the first reduction
+    if (!is_last) return;
+    all = range::reduce(partials, gridDim.x, op, storage, has_total);
   }
-  __syncthreads();  // also ends every thread's use of `storage` by the first reduction
-  if (!is_last) return;
-  const A all = range::reduce(partials, gridDim.x, op, storage, has_total);
-  if (threadIdx.x == 0) *result = static_cast<A>(op(init, all));
+  // One call site of publish: a second one costs registers (spills for 16-byte types).
+  if (threadIdx.x == 0) result.publish(static_cast<A>(op(init, all)));
 }
 
 }  // namespace impl
@@ -58,19 +59,19 @@ template <class InIt, class T, class Op>
 T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
   using cfg = tuning<T>;
   using range = cuda::block_range_reduce<T, cfg::block_threads, cfg::items>;
+  cuda::reject_graph_capture(p.stream, "pscan::reduce");
   const std::int64_t n = last - first;
   const auto kernel = &impl::reduce_kernel<T, InIt, Op>;
   const std::int64_t blocks = range::share_blocks(reinterpret_cast<const void*>(kernel), n);
-  // Counters, then the partials, then the result, each 256-byte aligned.
-  const std::size_t partials_bytes = (sizeof(T) * blocks + 255) / 256 * 256;
-  call_state scratch(p, tile_counters_bytes + partials_bytes + sizeof(T), impl::reduce_layout);
-  auto* base = static_cast<unsigned char*>(scratch.data());
+  // The counters, then the partials (256-byte aligned).
+  call_state scratch(p, tile_counters_bytes + sizeof(T) * blocks, impl::reduce_layout);
+  auto* const base = static_cast<unsigned char*>(scratch.data());
   T* partials = reinterpret_cast<T*>(base + tile_counters_bytes);
-  T* result = reinterpret_cast<T*>(base + tile_counters_bytes + partials_bytes);
+  const auto result = cuda::host_result<T>::acquire();
   kernel<<<static_cast<unsigned int>(blocks), cfg::block_threads, 0, p.stream>>>(
       first, n, init, op, static_cast<tile_counters*>(scratch.data()), partials, result);
   PSCAN_CUDA_CHECK_LAUNCH();
-  return cuda::read_back(result, p.stream);
+  return result.wait(p.stream);
 }
 
 }  // namespace pscan::chained

@@ -1,0 +1,103 @@
+#pragma once
+// Returning a value from the GPU to the host without a copy or a stream sync (reduce). The last
+// kernel writes the value into host-mapped pinned memory, then a completion word (a sequence
+// number the host chose for this call) with a system-scope release; the host spins on that word,
+// polling the stream now and then so that a failed or drained stream throws instead of hanging.
+// When wait() returns, the value is final and all earlier work on the stream is done, but the
+// publishing kernel's threads may still be exiting (cudaStreamQuery may briefly say not ready).
+// One slot per host thread (lib/host_result.cu): one result in flight per thread.
+
+#include <cuda_common/check.cuh>
+
+#include <pscan/error.hpp>
+
+#include <cuda/atomic>
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+namespace pscan::cuda {
+
+// The calling thread's slot: the completion word (8 bytes) at base, the value after it; the
+// memory is host-mapped, and with unified addressing base is valid on the device too.
+struct host_result_slot {
+  unsigned char* base;
+  std::uint64_t sequence;
+};
+
+// Throws pscan::invalid_argument when `stream` is capturing a graph: `algorithm` returns a host
+// value, which a graph cannot. Call it before any work, so that the capture stays valid.
+inline void reject_graph_capture(cudaStream_t stream, const char* algorithm) {
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  PSCAN_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
+  if (capture != cudaStreamCaptureStatusNone) {
+    throw invalid_argument(std::string(algorithm) +
+                           ": the policy's stream is capturing a CUDA graph; a call that returns "
+                           "a host value cannot be captured");
+  }
+}
+
+// `stream` as the calling translation unit means it: what 0 names depends on nvcc's
+// --default-stream there, and libpscan is compiled apart.
+inline cudaStream_t explicit_stream(cudaStream_t stream) {
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+  return stream == nullptr ? cudaStreamPerThread : stream;
+#else
+  return stream == nullptr ? cudaStreamLegacy : stream;
+#endif
+}
+
+// The calling thread's slot, grown to at least `bytes`, with a fresh sequence number. Throws
+// pscan::cuda_error(cudaErrorNotSupported) when the current device cannot write mapped pinned
+// memory at its host address (cudaDevAttrCanMapHostMemory, cudaDevAttrUnifiedAddressing).
+host_result_slot acquire_host_result_slot(std::size_t bytes);
+
+// Returns once the slot's word holds slot.sequence (acquire). Throws pscan::cuda_error when
+// the stream (an explicit_stream) reports an error, std::logic_error when it drains without it.
+void wait_host_result_slot(const host_result_slot& slot, cudaStream_t stream);
+
+// A result of type T on its way to the host; passed by value to the kernel that publishes it.
+template <class T>
+class host_result {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "pscan: GPU value types must be trivially copyable");
+  static_assert(alignof(T) <= 256, "pscan: the host result slot is only 256-byte aligned");
+
+ public:
+  // The value follows the 8-byte word at its own alignment; the word never moves, so a stale
+  // value of another type can never be mistaken for a completion.
+  static constexpr std::size_t value_offset =
+      alignof(T) > sizeof(std::uint64_t) ? alignof(T) : sizeof(std::uint64_t);
+
+  // Host, right before the launch that publishes: an exception between acquire() and a
+  // successful wait() retires the slot (its kernel may still write it).
+  static host_result acquire() {
+    return host_result(acquire_host_result_slot(value_offset + sizeof(T)));
+  }
+
+  // Device, one thread, once: the value, then the word with a system-scope release.
+  __device__ void publish(const T& value) const {
+    *reinterpret_cast<T*>(slot_.base + value_offset) = value;
+    ::cuda::atomic_ref<std::uint64_t, ::cuda::thread_scope_system> word(
+        *reinterpret_cast<std::uint64_t*>(slot_.base));
+    word.store(slot_.sequence, ::cuda::memory_order_release);
+  }
+
+  // Host, on the thread that called acquire(), with the stream the publishing kernel runs on.
+  T wait(cudaStream_t stream) const {
+    wait_host_result_slot(slot_, explicit_stream(stream));
+    T value;
+    std::memcpy(&value, slot_.base + value_offset, sizeof(T));
+    return value;
+  }
+
+ private:
+  explicit host_result(const host_result_slot& slot) : slot_(slot) {}
+  host_result_slot slot_;
+};
+
+}  // namespace pscan::cuda
