@@ -25,7 +25,7 @@ class call_state {
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     PSCAN_CUDA_CHECK(cudaStreamIsCapturing(p.stream, &capture));
     if (p.resource == nullptr && capture == cudaStreamCaptureStatusNone) {
-      lease_ = cuda::lease_tile_state(p.stream, bytes, layout);
+      lease_ = cuda::lease_tile_state(cuda::explicit_stream(p.stream), bytes, layout);
       data_ = lease_.data;
       bytes_ = lease_.bytes;
       epoch_ = lease_.epoch;

@@ -82,7 +82,6 @@ class tile_state {
         epoch_(epoch) {}
 
   __device__ std::uint32_t epoch() const { return epoch_; }
-  __device__ tile_counters* counters() const { return counters_; }
 
   // A tile id, in the order blocks ask (not blockIdx order); the last of `tiles` draws resets
   // the counter to 0 for the next call on this buffer.

@@ -1,7 +1,7 @@
 #pragma once
 // Asynchronous global -> shared copies (cp.async, sm_80+): data in flight lands in shared memory
-// without holding registers, so a block can have several tiles loading while it works on one.
-// Each thread waits for its own copies; a __syncwarp/__syncthreads then shares them.
+// without holding registers, so a block needs few registers and many fit on an SM. Each thread
+// waits for its own copies; a __syncwarp/__syncthreads then shares them.
 
 #include <cuda_pipeline_primitives.h>
 
@@ -12,11 +12,10 @@ __device__ __forceinline__ void copy_async_16(void* shared_dst, const void* glob
   __pipeline_memcpy_async(shared_dst, global_src, 16);
 }
 
-// Closes the calling thread's current group of copies (an empty group is fine).
+// Closes the calling thread's current group of copies.
 __device__ __forceinline__ void commit_async_copies() { __pipeline_commit(); }
 
-// Waits until at most `pending` (a runtime value) of the calling thread's most recent groups
-// are still in flight.
-__device__ __forceinline__ void wait_async_copies(int pending) { __pipeline_wait_prior(pending); }
+// Waits for all of the calling thread's committed copies.
+__device__ __forceinline__ void wait_async_copies() { __pipeline_wait_prior(0); }
 
 }  // namespace pscan::cuda

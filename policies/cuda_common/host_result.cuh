@@ -8,6 +8,7 @@
 // One slot per host thread (lib/host_result.cu): one result in flight per thread.
 
 #include <cuda_common/check.cuh>
+#include <cuda_common/policy.cuh>
 
 #include <pscan/error.hpp>
 
@@ -39,16 +40,6 @@ inline void reject_graph_capture(cudaStream_t stream, const char* algorithm) {
                            ": the policy's stream is capturing a CUDA graph; a call that returns "
                            "a host value cannot be captured");
   }
-}
-
-// `stream` as the calling translation unit means it: what 0 names depends on nvcc's
-// --default-stream there, and libpscan is compiled apart.
-inline cudaStream_t explicit_stream(cudaStream_t stream) {
-#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
-  return stream == nullptr ? cudaStreamPerThread : stream;
-#else
-  return stream == nullptr ? cudaStreamLegacy : stream;
-#endif
 }
 
 // The calling thread's slot, grown to at least `bytes`, with a fresh sequence number. Throws

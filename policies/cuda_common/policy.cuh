@@ -23,6 +23,17 @@ class device_resource {
   virtual ~device_resource() = default;
 };
 
+// `stream` as the calling translation unit means it, for libpscan (compiled apart): what 0
+// names depends on nvcc's --default-stream in each translation unit. Every stream handed to
+// libpscan goes through this; launches in headers use the policy's stream as given.
+inline cudaStream_t explicit_stream(cudaStream_t stream) {
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+  return stream == nullptr ? cudaStreamPerThread : stream;
+#else
+  return stream == nullptr ? cudaStreamLegacy : stream;
+#endif
+}
+
 // The state of a CUDA policy. Modifiers return a new policy of the derived type.
 template <class Derived>
 struct policy_base : execution_policy_base {

@@ -33,49 +33,43 @@ struct shared_tile_scan {
   __device__ static void run(InIt in, OutIt out, int valid, Op op, storage& s, CarryOf&& carry_of) {
     io::load_to_shared(in, valid, s.tile);
     A* region = io::warp_region(s.tile);
-    const int first_unit = lane_id() * io::thread_units;  // this thread's items, in its warp's region
     const int thread_valid = min(max(valid - static_cast<int>(threadIdx.x) * ITEMS, 0), ITEMS);
     A mine{};  // threads without items pass it along; block_scan never combines it
-    if (thread_valid > 0) {
-#pragma unroll
-      for (int j = 0; j < io::thread_units; ++j) {
-        A unit[io::unit_items];
-        io::read_unit(region, first_unit + j, unit);
-#pragma unroll
-        for (int k = 0; k < io::unit_items; ++k) {
-          const int i = j * io::unit_items + k;
-          if (i < thread_valid) mine = i == 0 ? unit[k] : static_cast<A>(op(mine, unit[k]));
-        }
-      }
-    }
+    bool has_mine = false;
+    for_each_item<false>(region, thread_valid, [&](A& item) {
+      mine = has_mine ? static_cast<A>(op(mine, item)) : item;
+      has_mine = true;
+    });
     A total;
     bool has_prefix;
-    const A prefix =
-        block::exclusive(mine, op, s.scan, total, has_prefix, ceil_div(valid, ITEMS));
-    const tile_carry<A> carry = carry_of(total);
-    if (thread_valid > 0) {
-      // This thread's carry-in: the tile's carry, then the threads before it in the tile.
-      bool has_in = carry.has || has_prefix;
-      A running = !has_prefix ? carry.value
-                  : carry.has ? static_cast<A>(op(carry.value, prefix))
-                              : prefix;
-#pragma unroll
-      for (int j = 0; j < io::thread_units; ++j) {
-        A unit[io::unit_items];
-        io::read_unit(region, first_unit + j, unit);
-#pragma unroll
-        for (int k = 0; k < io::unit_items; ++k) {
-          if (j * io::unit_items + k < thread_valid) {
-            const A next = has_in ? static_cast<A>(op(running, unit[k])) : unit[k];
-            unit[k] = Exclusive ? running : next;  // exclusive scans always have a carry-in
-            running = next;
-            has_in = true;
-          }
-        }
-        io::write_unit(region, first_unit + j, unit);
-      }
-    }
+    const A prefix = block::exclusive(mine, op, s.scan, total, has_prefix, ceil_div(valid, ITEMS));
+    tile_carry<A> running = thread_carry_in(carry_of(total), has_prefix, prefix, op);
+    // Exclusive scans always have a carry-in (their init).
+    for_each_item<true>(region, thread_valid, [&](A& item) {
+      const A next = running.has ? static_cast<A>(op(running.value, item)) : item;
+      item = Exclusive ? running.value : next;
+      running = {true, next};
+    });
     io::store_from_shared(out, valid, s.tile);
+  }
+
+ private:
+  // f(item) on the calling thread's first `thread_valid` items in its warp's region, in order,
+  // reading (WriteBack: and rewriting) them a 16-byte unit at a time.
+  template <bool WriteBack, class F>
+  __device__ static void for_each_item(A* region, int thread_valid, F&& f) {
+    if (thread_valid <= 0) return;
+    const int first_unit = lane_id() * io::thread_units;
+#pragma unroll
+    for (int j = 0; j < io::thread_units; ++j) {
+      A unit[io::unit_items];
+      io::read_unit(region, first_unit + j, unit);
+#pragma unroll
+      for (int k = 0; k < io::unit_items; ++k) {
+        if (j * io::unit_items + k < thread_valid) f(unit[k]);
+      }
+      if constexpr (WriteBack) io::write_unit(region, first_unit + j, unit);
+    }
   }
 };
 

@@ -27,9 +27,10 @@ class temporary_buffer {
 
  public:
   temporary_buffer(std::size_t count, cudaStream_t stream, device_resource* resource)
-      : data_(static_cast<T*>(allocate_temporary(count * sizeof(T), stream, resource))),
+      : data_(static_cast<T*>(
+            allocate_temporary(count * sizeof(T), explicit_stream(stream), resource))),
         count_(count),
-        stream_(stream),
+        stream_(explicit_stream(stream)),
         resource_(resource) {}
 
   template <class Derived>

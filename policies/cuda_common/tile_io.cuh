@@ -204,7 +204,7 @@ struct tile_io {
           copy_async_16(dst + 16 * (has_16_byte_units_v<T> ? slot(c) : c), src + 16 * c);
         }
         commit_async_copies();
-        wait_async_copies(0);
+        wait_async_copies();
         __syncwarp();
         return;
       }

@@ -22,6 +22,14 @@ struct tile_carry {
   A value;
 };
 
+// A thread's carry-in: the tile's carry, then (has_prefix) the threads before it in the tile.
+template <class A, class Op>
+__device__ __forceinline__ tile_carry<A> thread_carry_in(const tile_carry<A>& tile, bool has_prefix,
+                                                         const A& prefix, Op op) {
+  if (!has_prefix) return tile;
+  return {true, tile.has ? static_cast<A>(op(tile.value, prefix)) : prefix};
+}
+
 template <class A, int BLOCK_THREADS, int ITEMS>
 struct tile_scan {
   using io = tile_io<A, BLOCK_THREADS, ITEMS>;
@@ -52,15 +60,11 @@ struct tile_scan {
     const A prefix = block::exclusive(mine, op, s.scan, total, has_prefix, valid_threads);
     const tile_carry<A> carry = carry_of(total);
     if (thread_valid > 0) {
-      // This thread's carry-in: the tile's carry, then the threads before it in the tile.
-      const bool has_in = carry.has || has_prefix;
-      const A thread_carry = !has_prefix ? carry.value
-                             : carry.has ? static_cast<A>(op(carry.value, prefix))
-                                         : prefix;
-      if constexpr (Exclusive) {  // always has_in: exclusive scans have an init
-        thread_exclusive_scan<ITEMS>(items, op, thread_valid, thread_carry);
+      const tile_carry<A> in = thread_carry_in(carry, has_prefix, prefix, op);
+      if constexpr (Exclusive) {  // always in.has: exclusive scans have an init
+        thread_exclusive_scan<ITEMS>(items, op, thread_valid, in.value);
       } else {
-        thread_inclusive_scan<ITEMS>(items, op, thread_valid, has_in, thread_carry);
+        thread_inclusive_scan<ITEMS>(items, op, thread_valid, in.has, in.value);
       }
     }
     io::store(out, valid, items, s.io);
