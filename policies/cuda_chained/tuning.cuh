@@ -9,16 +9,18 @@ namespace pscan::chained {
 
 template <class T>
 struct tuning {
-  // Scans: tiles of 16 KiB kept in shared memory (128 threads x 128 bytes), so that 12 blocks
-  // (192 KiB of tiles loading or waiting on their look-back) fit on an SM at <= 40 registers.
-  static constexpr int scan_threads = 128;
+  // Scans: tiles of 32 KiB kept in shared memory (256 threads x 128 bytes), 6 blocks (192 KiB
+  // of tiles loading or waiting on their look-back) on an SM at <= 42 registers. Half as many
+  // tiles as 16 KiB ones means half as many look-backs, each a few ~1 us L2 round trips.
+  static constexpr int scan_threads = 256;
   static constexpr int scan_items = sizeof(T) <= 4 ? 32 : sizeof(T) <= 8 ? 16 : sizeof(T) <= 16 ? 8 : 4;
   static constexpr int tile_items = scan_threads * scan_items;
   // Other types (user structs, the generic segmented path's flagged pairs) need more registers
-  // per value: 6 blocks (80 registers).
-  static constexpr int scan_min_blocks_per_sm = std::is_arithmetic_v<T> && sizeof(T) <= 8 ? 12 : 6;
-  // The decoupled look-back polls 32 * lookback_items predecessors per round trip.
-  static constexpr int lookback_items = 2;
+  // per value: 3 blocks (85 registers).
+  static constexpr int scan_min_blocks_per_sm = std::is_arithmetic_v<T> && sizeof(T) <= 8 ? 6 : 3;
+  // The decoupled look-back polls 32 * lookback_items predecessors per round trip (measured:
+  // 32 beats 64 and 128, whose extra polls cost more than the round trips they save).
+  static constexpr int lookback_items = 1;
   // Look-back polls back off from min to max nanoseconds, doubling.
   static constexpr unsigned int backoff_min_ns = 16;
   static constexpr unsigned int backoff_max_ns = 128;
