@@ -5,62 +5,74 @@
 #include "reference.hpp"
 #include "value_kinds.hpp"
 
-TEST_CASE_TEMPLATE_DEFINE("inclusive_scan", F, inclusive_scan_case) {
-  using namespace conformance;
-  CONFORMANCE_SEEDED_RANDOM(random);
-  for_each_kind_and_size(all_kinds{}, boundary_sizes(), [&](auto kind, std::int64_t n) {
+namespace conformance {
+
+// For every value kind at every size, on fresh random input and a randomly filled output:
+// scan(in, out, op, kind) returns out.end() and writes expected(input, op, kind).
+template <class F, class Random, class Scan, class Expected>
+void check_scan(Random& random, const std::vector<std::int64_t>& sizes, Scan scan,
+                Expected expected) {
+  for_each_kind_and_size(all_kinds{}, sizes, [&](auto kind, std::int64_t n) {
     using K = decltype(kind);
     const typename K::op_type op{};
     const auto input = make_values<K>(random, n);
     auto in = F::upload(input);
     auto out = F::upload(make_values<K>(random, n));
-    CHECK(pscan::inclusive_scan(F::policy(), in.begin(), in.end(), out.begin(), op) == out.end());
-    check_equal(expected_inclusive_scan(input, op), F::download(out));
+    CHECK(scan(in, out, op, kind) == out.end());
+    check_equal(expected(input, op, kind), F::download(out));
   });
+}
+
+}  // namespace conformance
+
+TEST_CASE_TEMPLATE_DEFINE("inclusive_scan", F, inclusive_scan_case) {
+  using namespace conformance;
+  CONFORMANCE_SEEDED_RANDOM(random);
+  check_scan<F>(
+      random, boundary_sizes(),
+      [](auto& in, auto& out, auto op, auto) {
+        return pscan::inclusive_scan(F::policy(), in.begin(), in.end(), out.begin(), op);
+      },
+      [](const auto& input, auto op, auto) { return expected_inclusive_scan(input, op); });
 }
 
 TEST_CASE_TEMPLATE_DEFINE("inclusive_scan with init", F, inclusive_scan_init_case) {
   using namespace conformance;
   CONFORMANCE_SEEDED_RANDOM(random);
-  for_each_kind_and_size(all_kinds{}, boundary_sizes(), [&](auto kind, std::int64_t n) {
-    using K = decltype(kind);
-    const typename K::op_type op{};
-    const auto input = make_values<K>(random, n);
-    auto in = F::upload(input);
-    auto out = F::upload(make_values<K>(random, n));
-    CHECK(pscan::inclusive_scan(F::policy(), in.begin(), in.end(), out.begin(), op, K::init()) ==
-          out.end());
-    check_equal(expected_inclusive_scan(input, op, K::init()), F::download(out));
-  });
+  check_scan<F>(
+      random, boundary_sizes(),
+      [](auto& in, auto& out, auto op, auto kind) {
+        return pscan::inclusive_scan(F::policy(), in.begin(), in.end(), out.begin(), op,
+                                     decltype(kind)::init());
+      },
+      [](const auto& input, auto op, auto kind) {
+        return expected_inclusive_scan(input, op, decltype(kind)::init());
+      });
 }
 
 TEST_CASE_TEMPLATE_DEFINE("exclusive_scan", F, exclusive_scan_case) {
   using namespace conformance;
   CONFORMANCE_SEEDED_RANDOM(random);
-  for_each_kind_and_size(all_kinds{}, boundary_sizes(), [&](auto kind, std::int64_t n) {
-    using K = decltype(kind);
-    const typename K::op_type op{};
-    const auto input = make_values<K>(random, n);
-    auto in = F::upload(input);
-    auto out = F::upload(make_values<K>(random, n));
-    CHECK(pscan::exclusive_scan(F::policy(), in.begin(), in.end(), out.begin(), K::init(), op) ==
-          out.end());
-    check_equal(expected_exclusive_scan(input, K::init(), op), F::download(out));
-  });
+  check_scan<F>(
+      random, boundary_sizes(),
+      [](auto& in, auto& out, auto op, auto kind) {
+        return pscan::exclusive_scan(F::policy(), in.begin(), in.end(), out.begin(),
+                                     decltype(kind)::init(), op);
+      },
+      [](const auto& input, auto op, auto kind) {
+        return expected_exclusive_scan(input, decltype(kind)::init(), op);
+      });
 }
 
 TEST_CASE_TEMPLATE_DEFINE("scan is inclusive_scan", F, scan_case) {
   using namespace conformance;
   CONFORMANCE_SEEDED_RANDOM(random);
-  for_each_kind_and_size(all_kinds{}, sample_sizes(), [&](auto kind, std::int64_t n) {
-    using K = decltype(kind);
-    const typename K::op_type op{};
-    const auto input = make_values<K>(random, n);
-    auto in = F::upload(input);
-    auto out = F::upload(make_values<K>(random, n));
-    CHECK(pscan::scan(F::policy(), in.begin(), in.end(), out.begin(), op) == out.end());
-    check_equal(expected_inclusive_scan(input, op), F::download(out));
-  });
+  check_scan<F>(
+      random, sample_sizes(),
+      [](auto& in, auto& out, auto op, auto) {
+        return pscan::scan(F::policy(), in.begin(), in.end(), out.begin(), op);
+      },
+      [](const auto& input, auto op, auto) { return expected_inclusive_scan(input, op); });
 }
 
 TEST_CASE_TEMPLATE_DEFINE("scans in place", F, scans_in_place_case) {

@@ -22,42 +22,52 @@ void for_each_segmentation(Fn&& fn) {
   });
 }
 
+// For every segmentation, on fresh random values and head flags and a randomly filled output:
+// scan(in, heads, out, op, kind) returns out.end() and writes expected(input, heads, op, kind)
+// (heads: the segment starts, as heads_from_flags gives them).
+template <class F, class Random, class Scan, class Expected>
+void check_flag_scan(Random& random, Scan scan, Expected expected) {
+  for_each_segmentation([&](auto kind, std::int64_t n, std::uint64_t rate) {
+    using K = decltype(kind);
+    const typename K::op_type op{};
+    const auto input = make_values<K>(random, n);
+    const auto flags = make_head_flags(random, n, rate);
+    auto in = F::upload(input);
+    auto heads = F::upload(flags);
+    auto out = F::upload(make_values<K>(random, n));
+    CHECK(scan(in, heads, out, op, kind) == out.end());
+    check_equal(expected(input, heads_from_flags(flags), op, kind), F::download(out));
+  });
+}
+
 }  // namespace conformance
 
 TEST_CASE_TEMPLATE_DEFINE("segmented_inclusive_scan", F, segmented_inclusive_case) {
   using namespace conformance;
   CONFORMANCE_SEEDED_RANDOM(random);
-  for_each_segmentation([&](auto kind, std::int64_t n, std::uint64_t rate) {
-    using K = decltype(kind);
-    const typename K::op_type op{};
-    const auto input = make_values<K>(random, n);
-    const auto flags = make_head_flags(random, n, rate);
-    auto in = F::upload(input);
-    auto heads = F::upload(flags);
-    auto out = F::upload(make_values<K>(random, n));
-    CHECK(pscan::segmented_inclusive_scan(F::policy(), in.begin(), in.end(), heads.begin(),
-                                          out.begin(), op) == out.end());
-    check_equal(expected_segmented_inclusive_scan(input, heads_from_flags(flags), op),
-                F::download(out));
-  });
+  check_flag_scan<F>(
+      random,
+      [](auto& in, auto& heads, auto& out, auto op, auto) {
+        return pscan::segmented_inclusive_scan(F::policy(), in.begin(), in.end(), heads.begin(),
+                                               out.begin(), op);
+      },
+      [](const auto& input, const auto& heads, auto op, auto) {
+        return expected_segmented_inclusive_scan(input, heads, op);
+      });
 }
 
 TEST_CASE_TEMPLATE_DEFINE("segmented_exclusive_scan", F, segmented_exclusive_case) {
   using namespace conformance;
   CONFORMANCE_SEEDED_RANDOM(random);
-  for_each_segmentation([&](auto kind, std::int64_t n, std::uint64_t rate) {
-    using K = decltype(kind);
-    const typename K::op_type op{};
-    const auto input = make_values<K>(random, n);
-    const auto flags = make_head_flags(random, n, rate);
-    auto in = F::upload(input);
-    auto heads = F::upload(flags);
-    auto out = F::upload(make_values<K>(random, n));
-    CHECK(pscan::segmented_exclusive_scan(F::policy(), in.begin(), in.end(), heads.begin(),
-                                          out.begin(), K::init(), op) == out.end());
-    check_equal(expected_segmented_exclusive_scan(input, heads_from_flags(flags), K::init(), op),
-                F::download(out));
-  });
+  check_flag_scan<F>(
+      random,
+      [](auto& in, auto& heads, auto& out, auto op, auto kind) {
+        return pscan::segmented_exclusive_scan(F::policy(), in.begin(), in.end(), heads.begin(),
+                                               out.begin(), decltype(kind)::init(), op);
+      },
+      [](const auto& input, const auto& heads, auto op, auto kind) {
+        return expected_segmented_exclusive_scan(input, heads, decltype(kind)::init(), op);
+      });
 }
 
 TEST_CASE_TEMPLATE_DEFINE("inclusive_scan_by_key", F, inclusive_by_key_case) {

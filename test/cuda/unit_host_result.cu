@@ -91,6 +91,17 @@ bool same(const T& x, const T& y) {
   return std::memcmp(&x, &y, sizeof(T)) == 0;
 }
 
+// f(name, policy on `stream`) for every CUDA policy built in.
+template <class F>
+void for_each_cuda_policy([[maybe_unused]] cudaStream_t stream, [[maybe_unused]] F&& f) {
+#if PSCAN_TEST_CUDA_MULTIPASS
+  f("cuda_multipass", pscan::cuda_multipass.on(stream));
+#endif
+#if PSCAN_TEST_CUDA_CHAINED
+  f("cuda_chained", pscan::cuda_chained.on(stream));
+#endif
+}
+
 // Every CUDA policy's reduce of host[offset, offset + n) (on the device in `device`) on
 // `stream`, checked against a host loop; a message per wrong result.
 template <class T>
@@ -107,12 +118,7 @@ std::string wrong_reduces(cudaStream_t stream, const device_buffer<T>& device,
                "-byte values, offset " + std::to_string(offset) + ", n " + std::to_string(n) + "\n";
     }
   };
-#if PSCAN_TEST_CUDA_MULTIPASS
-  check("cuda_multipass", pscan::cuda_multipass.on(stream));
-#endif
-#if PSCAN_TEST_CUDA_CHAINED
-  check("cuda_chained", pscan::cuda_chained.on(stream));
-#endif
+  for_each_cuda_policy(stream, check);
   return wrong;
 }
 
@@ -257,11 +263,6 @@ TEST_CASE("reduce on a stream capturing a graph throws and leaves the capture in
     if (graph != nullptr) TEST_CUDA(cudaGraphDestroy(graph));
     CHECK(wrong_reduces(stream, device, host, 0, n, host[0]) == "");
   };
-#if PSCAN_TEST_CUDA_MULTIPASS
-  check("cuda_multipass", pscan::cuda_multipass.on(stream));
-#endif
-#if PSCAN_TEST_CUDA_CHAINED
-  check("cuda_chained", pscan::cuda_chained.on(stream));
-#endif
+  for_each_cuda_policy(stream, check);
   TEST_CUDA(cudaStreamDestroy(stream));
 }
