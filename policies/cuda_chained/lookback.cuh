@@ -26,8 +26,9 @@ struct backoff {
   }
 };
 
-// Run by all 32 lanes of one warp of tile `tile` > 0, after its aggregate was published. Returns
-// (in every lane) value(0) op ... op value(tile - 1), from the tiles' aggregates and prefixes.
+// Run by all 32 lanes of one warp of tile `tile` > 0; it only reads predecessors, so it may start
+// before the tile's own aggregate is known. Returns (in every lane) value(0) op ... op
+// value(tile - 1), from the tiles' aggregates and prefixes.
 template <int K, class T, class Op>
 __device__ T decoupled_lookback(const tile_state<T>& state, std::uint32_t tile, Op op,
                                 backoff wait) {

@@ -39,20 +39,22 @@ __device__ inline std::uint64_t tree_entry(int level, std::uint64_t node, std::u
   return first + node;
 }
 
-// Run by all 32 lanes of one warp of tile `tile` (of `tiles`). Publishes the tile's aggregate
-// and the nodes ending at this tile, then returns in every lane whether the tile has
-// predecessors and, if so, value(0) op ... op value(tile - 1) in `prefix`.
+// Run by all 32 lanes of one warp of tile `tile` (of `tiles`), beside the tile's data warps:
+// whoever holds the tile's aggregate publishes node (0, tile), and this warp may start before.
+// Publishes the nodes of higher levels that end at this tile, then returns in every lane whether
+// the tile has predecessors and, if so, value(0) op ... op value(tile - 1) in `prefix`.
 template <class T, class Op>
 __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, std::uint32_t tiles,
-                              T aggregate, Op op, backoff wait, T& prefix) {
+                              Op op, backoff wait, T& prefix) {
   const int lane = cuda::lane_id();
-  if (lane == 0) state.publish(tile, aggregate, tile_status::aggregate);  // node (0, tile)
   if (tile == 0) return false;
 
   // Level l: lane j < digit(l) polls node (l, (tile >> 5l) - digit(l) + j).
   auto digit = [&](int level) {
     return static_cast<int>((tile >> (tree_radix_bits * level)) & 31u);
   };
+  // The last tile of a level-0 group also polls its own aggregate (lane 31): node (1, ..) needs it.
+  auto polled = [&](int level) { return level == 0 && digit(0) == 31 ? 32 : digit(level); };
   auto entry = [&](int level) {
     return tree_entry(level, (tile >> (tree_radix_bits * level)) - digit(level) + lane, tiles);
   };
@@ -63,7 +65,7 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
   // While this tile is the last of its group at levels 0 .. l, it publishes node (l + 1) as
   // soon as level l's nodes are in: waiting for all levels first would chain the groups' last
   // tiles one after another.
-  T right = aggregate;
+  T right{};  // this tile's node of level `published`, once that is > 0
   int published = 0;  // levels 1 .. published of this tile's nodes are out
   typename tile_state<T>::probe seen[tree_levels];
   for (backoff poll_wait = wait;; poll_wait.pause()) {
@@ -71,13 +73,14 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
     bool levels_complete = true;  // every level up to l
 #pragma unroll
     for (int l = 0; l < tree_levels; ++l) {
-      if (lane < digit(l)) {
+      if (lane < polled(l)) {
         seen[l] = state.poll(entry(l));
         complete = complete && seen[l].status(state.epoch()) != tile_status::empty;
       }
       levels_complete = __all_sync(~0u, complete);
       if (levels_complete && l == published && digit(l) == 31 && l + 1 < tree_levels) {
-        right = static_cast<T>(op(level_value(l, seen[l]), right));
+        const T own = l == 0 ? cuda::warp_shuffle(seen[0].value(), 31) : right;
+        right = static_cast<T>(op(level_value(l, seen[l]), own));
         if (lane == 0) {
           state.publish(tree_entry(l + 1, tile >> (tree_radix_bits * (l + 1)), tiles), right,
                         tile_status::aggregate);

@@ -44,7 +44,7 @@ void scan(const policy& p, InIt first, InIt last, OutIt out, const A& init, Op o
   const tile_state<A> state(scratch.data(), scratch.epoch());
   const auto launch = [&](auto kernel) {
     cuda::prefer_shared_memory(reinterpret_cast<const void*>(kernel));  // tiles live there
-    kernel<<<static_cast<unsigned int>(tiles), cfg::scan_threads, 0, p.stream>>>(
+    kernel<<<static_cast<unsigned int>(tiles), chained_block<A>::threads, 0, p.stream>>>(
         first, n, out, init, op, state, static_cast<std::uint32_t>(tiles));
     PSCAN_CUDA_CHECK_LAUNCH();
   };

@@ -1,16 +1,17 @@
 #pragma once
 // Block level (seed 001): every warp scans its lanes with shuffles, the warps' totals go through
 // shared memory, and each thread combines the totals of the warps before its own (at most 31
-// operations, no second barrier). One __syncthreads per call: callers must __syncthreads before
-// reusing the same storage. `valid_threads` (default: all) lets a partial tile scan only threads
+// operations, no second barrier). One Barrier::sync (__syncthreads unless the block's scanning
+// warps are a subset with a named barrier) per call: callers sync before reusing the storage. `valid_threads` (default: all) lets a partial tile scan only threads
 // 0 .. valid_threads-1; the others never call op and their results are meaningless.
 
+#include <cuda_common/barrier.cuh>
 #include <cuda_common/utility.cuh>
 #include <cuda_common/warp_scan.cuh>
 
 namespace pscan::cuda {
 
-template <class T, int BLOCK_THREADS>
+template <class T, int BLOCK_THREADS, class Barrier = block_barrier>
 struct block_scan {
   static_assert(BLOCK_THREADS % warp_threads == 0 && BLOCK_THREADS <= 1024,
                 "BLOCK_THREADS must be a multiple of 32, at most 1024");
@@ -57,7 +58,7 @@ struct block_scan {
     const int warp_valid = min(max(valid_threads - warp * warp_threads, 0), warp_threads);
     const T in_warp = warp_inclusive_scan(x, op, warp_valid);
     if (lane_id() == warp_valid - 1) s.warp_totals[warp] = in_warp;
-    __syncthreads();
+    Barrier::sync();
     const int valid_warps = ceil_div(valid_threads, warp_threads);
     block_total = s.warp_totals[0];
     warp_prefix = block_total;

@@ -15,10 +15,12 @@
 
 namespace pscan::cuda {
 
-template <class A, int BLOCK_THREADS, int ITEMS>
+// BLOCK_THREADS are the block's first threads; Barrier syncs exactly them (a named barrier when
+// the block has other warps too).
+template <class A, int BLOCK_THREADS, int ITEMS, class Barrier = block_barrier>
 struct shared_tile_scan {
   using io = tile_io<A, BLOCK_THREADS, ITEMS>;
-  using block = block_scan<A, BLOCK_THREADS>;
+  using block = block_scan<A, BLOCK_THREADS, Barrier>;
   static constexpr int tile_items = BLOCK_THREADS * ITEMS;
 
   struct storage {
@@ -27,8 +29,8 @@ struct shared_tile_scan {
   };
 
   // Scans in[0 .. valid) into out (1 <= valid <= tile_items), as tile_scan::run: every thread
-  // calls carry_of(tile_total) -> tile_carry<A> once, after the block scan. Callers
-  // __syncthreads before reusing `s`.
+  // calls carry_of(tile_total) -> tile_carry<A> once, after the block scan. Callers sync
+  // (Barrier) before reusing `s`.
   template <bool Exclusive, class InIt, class OutIt, class Op, class CarryOf>
   __device__ static void run(InIt in, OutIt out, int valid, Op op, storage& s, CarryOf&& carry_of) {
     io::load_to_shared(in, valid, s.tile);

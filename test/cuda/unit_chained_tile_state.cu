@@ -79,7 +79,8 @@ __global__ void chained_warps(tile_state<T> state, std::uint32_t tiles, T* prefi
   T prefix = aggregate;
   bool has_prefix = tile > 0;
   if constexpr (Deterministic) {
-    has_prefix = pscan::chained::tree_lookback(state, tile, tiles, aggregate, join{}, wait, prefix);
+    if (threadIdx.x == 0) state.publish(tile, aggregate, tile_status::aggregate);  // node (0, tile)
+    has_prefix = pscan::chained::tree_lookback(state, tile, tiles, join{}, wait, prefix);
   } else if (tile == 0) {
     if (threadIdx.x == 0) state.publish(0, aggregate, tile_status::prefix);
   } else {
