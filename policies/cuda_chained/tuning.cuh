@@ -9,15 +9,19 @@ namespace pscan::chained {
 
 template <class T>
 struct tuning {
-  // Scans: tiles of 32 KiB kept in shared memory (256 threads x 128 bytes), 6 blocks (192 KiB
-  // of tiles loading or waiting on their look-back) on an SM at <= 42 registers. Half as many
-  // tiles as 16 KiB ones means half as many look-backs, each a few ~1 us L2 round trips.
+  // Scans: tiles of 32 KiB kept in shared memory (256 data threads x 128 bytes, plus the
+  // look-back warp), 6 blocks (192 KiB of tiles loading or waiting on their look-back) on an SM
+  // at <= 32 registers. Half as many tiles as 16 KiB ones means half as many look-backs, each a
+  // few ~1 us L2 round trips.
   static constexpr int scan_threads = 256;
   static constexpr int scan_items = sizeof(T) <= 4 ? 32 : sizeof(T) <= 8 ? 16 : sizeof(T) <= 16 ? 8 : 4;
   static constexpr int tile_items = scan_threads * scan_items;
   // Other types (user structs, the generic segmented path's flagged pairs) need more registers
   // per value: 3 blocks (85 registers).
   static constexpr int scan_min_blocks_per_sm = std::is_arithmetic_v<T> && sizeof(T) <= 8 ? 6 : 3;
+  // The deterministic tree's polls of 8-byte values spill at 32 registers: 5 blocks (40).
+  static constexpr int scan_min_blocks_per_sm_deterministic =
+      std::is_arithmetic_v<T> && sizeof(T) == 8 ? 5 : scan_min_blocks_per_sm;
   // The decoupled look-back polls 32 * lookback_items predecessors per round trip (measured:
   // 32 beats 64 and 128, whose extra polls cost more than the round trips they save).
   static constexpr int lookback_items = 1;
