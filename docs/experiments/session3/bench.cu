@@ -200,7 +200,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   const bool reduce = mode == "reduce";
-  std::vector<std::int64_t> sizes = {1 << 16, 1 << 20, 1 << 24, 1 << 28};
+  std::vector<std::int64_t> sizes = {1 << 14, 1 << 16, 1 << 20, 1 << 22, 1 << 24, 1 << 28};
   run_type<int>(sizes, reduce, true);
   run_type<long long>(sizes, reduce, true);
   if (reduce) {
