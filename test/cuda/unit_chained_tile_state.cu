@@ -154,7 +154,10 @@ TEST_CASE_TEMPLATE("tile state: values come back with their status, only in thei
                    small_interval, wide_interval, odd_interval, huge_interval) {
   constexpr int count = 1000;
   state_buffer<T> buffer(count);
-  CHECK(tile_state<T>::entry_stride == 8 * ((sizeof(T) + 3) / 4));
+  // One 8-byte word per 4-byte chunk, each entry on its own 128-byte line(s).
+  CHECK(tile_state<T>::entry_stride % 128 == 0);
+  CHECK(tile_state<T>::entry_stride >= 8 * ((sizeof(T) + 3) / 4));
+  CHECK(tile_state<T>::entry_stride < 8 * ((sizeof(T) + 3) / 4) + 128);
   std::vector<T> values(count);
   std::vector<tile_status> statuses(count);
   for (int i = 0; i < count; ++i) {
