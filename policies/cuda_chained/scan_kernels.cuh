@@ -4,9 +4,10 @@
 //    ticket counter (never blockIdx: a tile only ever waits on tiles whose blocks already run)
 //    and splits into two roles. The data warps scan the tile in shared memory (many small
 //    blocks per SM keep many tiles loading) and publish its aggregate the moment they have it;
-//    the look-back warp finds the tile's carry meanwhile, polling from the start, so most of
-//    the look-back's L2 round trips overlap the tile's own load. The look-back is decoupled
-//    (default) or the fixed tree (deterministic); tile state is tagged with the call's epoch.
+//    the look-back warp finds the tile's carry meanwhile, polling from the start (its end is
+//    set by the predecessors, not by when it starts: docs/tuning-chained.md). The look-back is
+//    decoupled (default) or the fixed tree (deterministic); tile state is tagged with the
+//    call's epoch.
 //  - single_block_scan_kernel: for a few tiles, one block walks them in order with a running
 //    carry: no tile state, no look-back, still one launch.
 
