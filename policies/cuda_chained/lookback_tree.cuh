@@ -68,17 +68,24 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
   T right{};  // this tile's node of level `published`, once that is > 0
   int published = 0;  // levels 1 .. published of this tile's nodes are out
   typename tile_state<T>::probe seen[tree_levels];
+  // Bit l: every node level l needs is in. Nodes are published once per epoch, so a complete
+  // level is never polled again: a round of polls waits only on the levels still missing.
+  constexpr unsigned int all_levels = (1u << tree_levels) - 1;
+  unsigned int complete = 0;
   for (backoff poll_wait = wait;; poll_wait.pause()) {
-    bool complete = true;
-    bool levels_complete = true;  // every level up to l
 #pragma unroll
     for (int l = 0; l < tree_levels; ++l) {
-      if (lane < polled(l)) {
-        seen[l] = state.poll(entry(l));
-        complete = complete && seen[l].status(state.epoch()) != tile_status::empty;
+      if ((complete >> l & 1u) == 0) {
+        bool in = true;
+        if (lane < polled(l)) {
+          seen[l] = state.poll(entry(l));
+          in = seen[l].status(state.epoch()) != tile_status::empty;
+        }
+        if (__all_sync(~0u, in)) complete |= 1u << l;
       }
-      levels_complete = __all_sync(~0u, complete);
-      if (levels_complete && l == published && digit(l) == 31 && l + 1 < tree_levels) {
+      const unsigned int up_to_l = (2u << l) - 1;
+      if ((complete & up_to_l) == up_to_l && l == published && digit(l) == 31 &&
+          l + 1 < tree_levels) {
         const T own = l == 0 ? cuda::warp_shuffle(seen[0].value(), 31) : right;
         right = static_cast<T>(op(level_value(l, seen[l]), own));
         if (lane == 0) {
@@ -88,7 +95,7 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
         published = l + 1;
       }
     }
-    if (levels_complete) break;
+    if (complete == all_levels) break;
   }
 
   // The prefix: level(top) op (... op level(0)), each level's nodes combined in lane order.
