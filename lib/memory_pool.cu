@@ -51,9 +51,7 @@ void* allocate_temporary(std::size_t bytes, cudaStream_t stream, device_resource
   void* p = nullptr;
   // While a stream is captured into a graph, only the device's default pool can serve (as a graph
   // memory node), and creating a pool is not permitted.
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  PSCAN_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
-  if (capture != cudaStreamCaptureStatusNone) {
+  if (is_capturing(stream)) {
     PSCAN_CUDA_CHECK(cudaMallocAsync(&p, bytes, stream));
   } else {
     PSCAN_CUDA_CHECK(cudaMallocFromPoolAsync(&p, bytes, device_pool(), stream));

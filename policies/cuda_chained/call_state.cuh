@@ -21,13 +21,10 @@ namespace pscan::chained {
 class call_state {
  public:
   // At least `bytes` for entries laid out as `layout` (see lease_tile_state).
-  call_state(const policy& p, std::size_t bytes, int layout) : bytes_(bytes) {
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    PSCAN_CUDA_CHECK(cudaStreamIsCapturing(p.stream, &capture));
-    if (p.resource == nullptr && capture == cudaStreamCaptureStatusNone) {
+  call_state(const policy& p, std::size_t bytes, int layout) {
+    if (p.resource == nullptr && !cuda::is_capturing(p.stream)) {
       lease_ = cuda::lease_tile_state(cuda::explicit_stream(p.stream), bytes, layout);
       data_ = lease_.data;
-      bytes_ = lease_.bytes;
       epoch_ = lease_.epoch;
       return;
     }
@@ -41,7 +38,6 @@ class call_state {
 
   // Valid until this object is destroyed, which must come after the kernel launch using it.
   void* data() const { return data_; }
-  std::size_t bytes() const { return bytes_; }
   std::uint32_t epoch() const { return epoch_; }
 
  private:
@@ -49,7 +45,6 @@ class call_state {
   cuda::tile_state_lease lease_;
   std::optional<cuda::temporary_buffer<unsigned char>> fresh_;
   void* data_ = nullptr;
-  std::size_t bytes_;
   std::uint32_t epoch_ = 0;
 };
 

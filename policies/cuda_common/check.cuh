@@ -30,3 +30,14 @@ namespace pscan::cuda {
       ::pscan::cuda::throw_cuda_error(pscan_cuda_status_, "kernel launch", __FILE__, __LINE__); \
     }                                                                            \
   } while (0)
+
+namespace pscan::cuda {
+
+// Whether `stream` is capturing a graph (work enqueued now is recorded, not run).
+inline bool is_capturing(cudaStream_t stream) {
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  PSCAN_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
+  return capture != cudaStreamCaptureStatusNone;
+}
+
+}  // namespace pscan::cuda

@@ -33,9 +33,7 @@ struct host_result_slot {
 // Throws pscan::invalid_argument when `stream` is capturing a graph: `algorithm` returns a host
 // value, which a graph cannot. Call it before any work, so that the capture stays valid.
 inline void reject_graph_capture(cudaStream_t stream, const char* algorithm) {
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  PSCAN_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
-  if (capture != cudaStreamCaptureStatusNone) {
+  if (is_capturing(stream)) {
     throw invalid_argument(std::string(algorithm) +
                            ": the policy's stream is capturing a CUDA graph; a call that returns "
                            "a host value cannot be captured");

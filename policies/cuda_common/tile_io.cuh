@@ -180,11 +180,6 @@ struct tile_io {
     store_warp_striped(tile_out + warp_id() * warp_items, warp_valid, striped);
   }
 
-  // Whether load_to_shared copies asynchronously (cp.async) from InIt: raw pointers to T, in
-  // 16-byte chunks that never straddle warp segments (when the segment is 16-byte aligned).
-  template <class InIt>
-  static constexpr bool copies_async = is_pointer_to_v<InIt, T> && (warp_items * sizeof(T)) % 16 == 0;
-
   // Items < valid of the calling warp's segment into its region of `s`, in the layout of
   // load(); the lanes' copies are visible to the whole warp on return.
   template <class InIt>
@@ -194,7 +189,9 @@ struct tile_io {
     T* region = warp_region(s);
     const int lane = lane_id();
     __syncwarp();  // the warp's previous use of its region is over
-    if constexpr (copies_async<InIt>) {
+    // Raw pointers to T copy asynchronously (cp.async) in 16-byte chunks; a warp segment is
+    // 32 * ITEMS items, a multiple of 32 bytes, so chunks never straddle segments.
+    if constexpr (is_pointer_to_v<InIt, T>) {
       if (warp_valid == warp_items && detail::is_aligned_16(first)) {
         constexpr int chunks = static_cast<int>(warp_items * sizeof(T) / 16);
         const auto* src = reinterpret_cast<const unsigned char*>(first);

@@ -10,7 +10,6 @@
 #include <cuda_chained/tile_state.cuh>
 
 #include <cstdint>
-#include <cstring>
 #include <utility>
 #include <vector>
 
