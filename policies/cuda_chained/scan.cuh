@@ -1,7 +1,8 @@
 #pragma once
 // inclusive_scan / exclusive_scan of pscan::cuda_chained: one kernel launch per call, reading
-// the input once and writing the output once (2n of memory traffic, like a copy). A few tiles
-// go to the one-block kernel; more to the chained kernel with the stream's cached tile state.
+// the input once and writing the output once (2n of memory traffic, like a copy). Large inputs
+// go to the chained kernel in large tiles, with the stream's cached tile state; smaller ones in
+// small tiles, at most a few per SM; a few small tiles to the one-block kernel.
 
 #include <cuda_chained/call_state.cuh>
 #include <cuda_chained/lookback_tree.cuh>
@@ -23,17 +24,11 @@
 namespace pscan::chained {
 namespace impl {
 
-template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
-void scan(const policy& p, InIt first, InIt last, OutIt out, const A& init, Op op) {
-  using cfg = tuning<A>;
-  const std::int64_t n = last - first;
-  const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, cfg::tile_items);
-  if (tiles <= cfg::single_block_tiles) {
-    single_block_scan_kernel<Exclusive, HasInit, A>
-        <<<1, cfg::scan_threads, 0, p.stream>>>(first, n, out, init, op);
-    PSCAN_CUDA_CHECK_LAUNCH();
-    return;
-  }
+// The chained kernel over tiles of ITEMS items per thread.
+template <int ITEMS, bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
+void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const A& init, Op op) {
+  using block = chained_block<A, ITEMS>;
+  const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, block::tile::tile_items);
   // Tile ids are 32-bit tickets, the grid is one-dimensional, the tree has 5 levels: all far
   // beyond any GPU's memory.
   if (static_cast<std::uint64_t>(tiles) >= tree_max_tiles) {
@@ -44,14 +39,30 @@ void scan(const policy& p, InIt first, InIt last, OutIt out, const A& init, Op o
   const tile_state<A> state(scratch.data(), scratch.epoch());
   const auto launch = [&](auto kernel) {
     cuda::prefer_shared_memory(reinterpret_cast<const void*>(kernel));  // tiles live there
-    kernel<<<static_cast<unsigned int>(tiles), chained_block<A>::threads, 0, p.stream>>>(
+    kernel<<<static_cast<unsigned int>(tiles), block::threads, 0, p.stream>>>(
         first, n, out, init, op, state, static_cast<std::uint32_t>(tiles));
     PSCAN_CUDA_CHECK_LAUNCH();
   };
   if (p.is_deterministic) {
-    launch(&chained_scan_kernel<Exclusive, HasInit, true, A, InIt, OutIt, Op>);
+    launch(&chained_scan_kernel<Exclusive, HasInit, true, ITEMS, A, InIt, OutIt, Op>);
   } else {
-    launch(&chained_scan_kernel<Exclusive, HasInit, false, A, InIt, OutIt, Op>);
+    launch(&chained_scan_kernel<Exclusive, HasInit, false, ITEMS, A, InIt, OutIt, Op>);
+  }
+}
+
+template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
+void scan(const policy& p, InIt first, InIt last, OutIt out, const A& init, Op op) {
+  using cfg = tuning<A>;
+  const std::int64_t n = last - first;
+  const std::int64_t small_tiles = cuda::ceil_div<std::int64_t>(n, cfg::small_tile_items);
+  if (small_tiles > std::int64_t{cfg::small_tiles_per_sm} * cuda::current_device_info().sm_count) {
+    chained_scan<cfg::scan_items, Exclusive, HasInit>(p, first, n, out, init, op);
+  } else if (small_tiles <= cfg::single_block_tiles) {
+    single_block_scan_kernel<Exclusive, HasInit, cfg::small_scan_items, A>
+        <<<1, cfg::scan_threads, 0, p.stream>>>(first, n, out, init, op);
+    PSCAN_CUDA_CHECK_LAUNCH();
+  } else {
+    chained_scan<cfg::small_scan_items, Exclusive, HasInit>(p, first, n, out, init, op);
   }
 }
 

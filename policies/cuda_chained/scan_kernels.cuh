@@ -24,15 +24,16 @@
 
 namespace pscan::chained {
 
-// The chained kernel's block: tuning's scan_threads data threads, then one look-back warp.
-template <class A>
+// The chained kernel's block: tuning's scan_threads data threads of ITEMS items each, then one
+// look-back warp.
+template <class A, int ITEMS>
 struct chained_block {
   static constexpr int data_threads = tuning<A>::scan_threads;
   static constexpr int threads = data_threads + cuda::warp_threads;
   static constexpr int lookback_warp = data_threads / cuda::warp_threads;
   using data_barrier = cuda::named_barrier<1, data_threads>;
   using carry_ready = cuda::named_barrier<2, threads>;  // look-back warp -> data warps
-  using tile = cuda::shared_tile_scan<A, data_threads, tuning<A>::scan_items, data_barrier>;
+  using tile = cuda::shared_tile_scan<A, data_threads, ITEMS, data_barrier>;
 };
 
 // Run by the look-back warp of tile `tile`: its carry-in (init, when there is one, comes first).
@@ -52,15 +53,16 @@ __device__ cuda::tile_carry<A> lookback_carry(const tile_state<A>& state, std::u
   }
 }
 
-template <bool Exclusive, bool HasInit, bool Deterministic, class A, class InIt, class OutIt,
-          class Op>
-__global__ void __launch_bounds__(chained_block<A>::threads,
+template <bool Exclusive, bool HasInit, bool Deterministic, int ITEMS, class A, class InIt,
+          class OutIt, class Op>
+__global__ void __launch_bounds__(chained_block<A, ITEMS>::threads,
                                   Deterministic ? tuning<A>::scan_min_blocks_per_sm_deterministic
                                                 : tuning<A>::scan_min_blocks_per_sm)
     chained_scan_kernel(InIt first, std::int64_t n, OutIt out, A init, Op op, tile_state<A> state,
                         std::uint32_t tiles) {
   using cfg = tuning<A>;
-  using block = chained_block<A>;
+  using block = chained_block<A, ITEMS>;
+  constexpr int tile_items = block::tile::tile_items;
   __shared__ typename block::tile::storage storage;
   __shared__ cuda::uninitialized_array<A, 1> carry_value;
   __shared__ bool carry_has;
@@ -94,16 +96,16 @@ __global__ void __launch_bounds__(chained_block<A>::threads,
     }
     return carry;
   };
-  const std::int64_t offset = std::int64_t{tile} * cfg::tile_items;
-  const auto valid = static_cast<int>(n - offset < cfg::tile_items ? n - offset : cfg::tile_items);
+  const std::int64_t offset = std::int64_t{tile} * tile_items;
+  const auto valid = static_cast<int>(n - offset < tile_items ? n - offset : tile_items);
   block::tile::template run<Exclusive>(first + offset, out + offset, valid, op, storage, carry_of);
 }
 
-template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
+template <bool Exclusive, bool HasInit, int ITEMS, class A, class InIt, class OutIt, class Op>
 __global__ void __launch_bounds__(tuning<A>::scan_threads)
     single_block_scan_kernel(InIt first, std::int64_t n, OutIt out, A init, Op op) {
-  using cfg = tuning<A>;
-  using agent = cuda::shared_tile_scan<A, cfg::scan_threads, cfg::scan_items>;
+  using agent = cuda::shared_tile_scan<A, tuning<A>::scan_threads, ITEMS>;
+  constexpr int tile_items = agent::tile_items;
   __shared__ typename agent::storage storage;
   cuda::tile_carry<A> running{HasInit, init};
   // Every thread keeps the same running carry: the tile totals it combines are block-uniform.
@@ -112,8 +114,8 @@ __global__ void __launch_bounds__(tuning<A>::scan_threads)
     running = {true, running.has ? static_cast<A>(op(running.value, total)) : total};
     return before;
   };
-  for (std::int64_t offset = 0; offset < n; offset += cfg::tile_items) {
-    const auto valid = static_cast<int>(n - offset < cfg::tile_items ? n - offset : cfg::tile_items);
+  for (std::int64_t offset = 0; offset < n; offset += tile_items) {
+    const auto valid = static_cast<int>(n - offset < tile_items ? n - offset : tile_items);
     agent::template run<Exclusive>(first + offset, out + offset, valid, op, storage, carry_of);
     __syncthreads();  // the next tile reuses the block-scan storage
   }

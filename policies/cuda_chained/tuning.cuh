@@ -2,6 +2,8 @@
 // sm_90 (H100/H200) tuning of the chained kernels, by the size of the accumulator type. The
 // reasoning and the measurements behind each number are in docs/tuning-chained.md.
 
+#include <cuda_common/tile_io.cuh>
+
 #include <cstdint>
 #include <type_traits>
 
@@ -16,6 +18,12 @@ struct tuning {
   static constexpr int scan_threads = 256;
   static constexpr int scan_items = sizeof(T) <= 4 ? 32 : sizeof(T) <= 8 ? 16 : sizeof(T) <= 16 ? 8 : 4;
   static constexpr int tile_items = scan_threads * scan_items;
+  // Small inputs go in tiles a quarter of that size (8 KiB: two 16-byte units per thread) while
+  // those number at most small_tiles_per_sm per SM: every tile loads at once, instead of a few
+  // blocks pulling the whole input through a few SMs (measured in docs/tuning-chained.md).
+  static constexpr int small_scan_items = 2 * cuda::unit_items_v<T>;
+  static constexpr int small_tile_items = scan_threads * small_scan_items;
+  static constexpr int small_tiles_per_sm = 1;
   // Other types (user structs, the generic segmented path's flagged pairs) need more registers
   // per value: 3 blocks (85 registers).
   static constexpr int scan_min_blocks_per_sm = std::is_arithmetic_v<T> && sizeof(T) <= 8 ? 6 : 3;
@@ -28,8 +36,7 @@ struct tuning {
   // Look-back polls back off from min to max nanoseconds, doubling.
   static constexpr unsigned int backoff_min_ns = 16;
   static constexpr unsigned int backoff_max_ns = 128;
-  // Up to this many tiles, one block scans them in a loop: no tile state, no look-back. Two
-  // 32 KiB tiles already go faster on two blocks (H200: 2^14 int32 1.05x CUB in one block).
+  // Up to this many small tiles, one block scans them in a loop: no tile state, no look-back.
   static constexpr std::int64_t single_block_tiles = 1;
 
   // reduce: 512 threads reading 64 bytes each per step, one wave of blocks.

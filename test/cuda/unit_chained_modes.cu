@@ -6,11 +6,13 @@
 #include "device_fixture.cuh"
 #include "unit_support.cuh"
 
+#include <cuda_chained/scan.cuh>
 #include <cuda_common/tile_state_cache.cuh>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -44,17 +46,22 @@ std::int64_t first_mismatch(const std::vector<T>& want, const std::vector<T>& go
 
 }  // namespace
 
-TEST_CASE("deterministic tree look-back over many tile counts") {
+// Both tile shapes, called directly: which one a call gets depends on n and the GPU's SM count.
+TEST_CASE_TEMPLATE("deterministic tree look-back over many tile counts", shape,
+                   std::integral_constant<int, pscan::chained::tuning<affine>::small_scan_items>,
+                   std::integral_constant<int, pscan::chained::tuning<affine>::scan_items>) {
   CONFORMANCE_SEEDED_RANDOM(random);
   const auto p = pscan::cuda_chained.on(test_stream()).deterministic();
-  // affine accumulates in 8 bytes: tiles of 2048 items; around 2^k tiles the tree is deepest.
+  constexpr std::int64_t tile = pscan::chained::tuning<affine>::scan_threads * shape::value;
+  // Around 32^k tiles the tree is deepest.
   for (std::int64_t tiles :
        {3, 4, 5, 31, 32, 33, 63, 64, 65, 127, 128, 255, 256, 257, 1023, 1024, 1025, 3000}) {
-    for (std::int64_t n : {tiles * 2048 - 1, tiles * 2048, tiles * 2048 + 1}) {
-      INFO("n = ", n);
+    for (std::int64_t n : {tiles * tile - 1, tiles * tile, tiles * tile + 1}) {
+      INFO("n = ", n, ", tiles of ", tile);
       const auto input = make_affines(random, n);
       auto buffer = conformance::device_memory::upload(input);
-      pscan::inclusive_scan(p, buffer.begin(), buffer.end(), buffer.begin(), affine_then{});
+      pscan::chained::impl::chained_scan<shape::value, false, false>(
+          p, buffer.begin(), n, buffer.begin(), affine{}, affine_then{});
       CHECK(first_mismatch(host_inclusive(input, affine_then{}),
                            conformance::device_memory::download(buffer)) == -1);
     }
