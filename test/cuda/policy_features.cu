@@ -103,7 +103,9 @@ TEST_CASE_TEMPLATE_DEFINE("caller-supplied temporary memory", F, resource_case) 
     check_equal(expected_segmented_reduce(input, offsets, 7, pscan::plus<>{}), F::download(sums));
   }
   TEST_CUDA(cudaStreamSynchronize(test_stream()));
-  MESSAGE(resource.allocations, " allocations from the caller's resource");
+  // Every backend needs scratch for these calls (reduce's partials at least): none from the
+  // resource means the policy ignored it.
+  CHECK(resource.allocations > 0);
   CHECK(resource.allocations == resource.deallocations);
   CHECK(resource.live_bytes == 0);
 }
