@@ -137,6 +137,7 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&out, n * 4));
     CK(cudaMemset(in, 1, n * 4));
     pscan::inclusive_scan(pscan::cuda_chained.on(stream), in, in + n, out);
+    pscan::inclusive_scan(pscan::cuda_chained.deterministic().on(stream), in, in + n, out);
     size_t tb = 0;
     CK(cub::DeviceScan::InclusiveSum(nullptr, tb, in, out, n, stream));
     void* temp;
