@@ -1,10 +1,11 @@
-// Variant bench for the chained scan / reduce experiments (session 3). Built once per header
+// Variant bench for the chained scan / reduce experiments (sessions 3-5; SIZES=10,12,.. picks n = 2^k). Built once per header
 // variant; times like pscan-compare (L2 flushed, CUDA events, median of 10).
 #include <pscan/pscan.hpp>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
+#include <cstdlib>
 #include <chrono>
 #include <cstdio>
 #include <cstdint>
@@ -136,6 +137,7 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&out, n * 4));
     CK(cudaMemset(in, 1, n * 4));
     pscan::inclusive_scan(pscan::cuda_chained.on(stream), in, in + n, out);
+    pscan::inclusive_scan(pscan::cuda_chained.deterministic().on(stream), in, in + n, out);
     size_t tb = 0;
     CK(cub::DeviceScan::InclusiveSum(nullptr, tb, in, out, n, stream));
     void* temp;
@@ -168,12 +170,16 @@ int main(int argc, char** argv) {
   }
   if (mode == "trace") {
 #ifdef PSCAN_TRACE
-    const std::int64_t n = 1 << 28;
+    const std::int64_t n = std::int64_t{1} << (argc > 3 ? std::atoi(argv[3]) : 28);
     int *in, *out;
     CK(cudaMalloc(&in, n * 4));
     CK(cudaMalloc(&out, n * 4));
     CK(cudaMemset(in, 1, n * 4));
-    const std::int64_t tiles = n / pscan::chained::tuning<int>::tile_items;
+    int sms;
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    using cfg = pscan::chained::tuning<int>;
+    const std::int64_t small = n / cfg::small_tile_items;  // the shape scan.cuh picks
+    const std::int64_t tiles = small <= cfg::small_tiles_per_sm * sms ? small : n / cfg::tile_items;
     unsigned long long* trace;
     CK(cudaMalloc(&trace, tiles * 4 * 8));
     CK(cudaMemcpyToSymbol(pscan::chained::scan_trace, &trace, sizeof trace));
@@ -201,6 +207,14 @@ int main(int argc, char** argv) {
   }
   const bool reduce = mode == "reduce";
   std::vector<std::int64_t> sizes = {1 << 14, 1 << 16, 1 << 20, 1 << 22, 1 << 24, 1 << 28};
+  if (const char* list = std::getenv("SIZES")) {  // exponents, comma-separated
+    sizes.clear();
+    for (const char* p = list; *p;) {
+      char* end;
+      sizes.push_back(std::int64_t{1} << std::strtol(p, &end, 10));
+      p = *end ? end + 1 : end;
+    }
+  }
   run_type<int>(sizes, reduce, true);
   run_type<long long>(sizes, reduce, true);
   if (reduce) {

@@ -1,12 +1,12 @@
-# The trace variant (warp-specialized kernel): per tile, globaltimer at block start, at carry_of
-# entry (aggregate known), when the look-back warp has the carry, and at the end; written to
-# scan_trace[tile * 4 ..] when set.
+# The trace variant (warp-specialized kernel, the tree as of session 5): per tile, globaltimer at
+# block start, at carry_of entry (aggregate known), when the look-back warp has the carry, and at
+# the end; written to scan_trace[tile * 4 ..] when set. sub() edits the file last opened into s.
+p = 'policies/cuda_chained/scan_kernels.cuh'
+s = open(p).read()
 def sub(a, b):
     global s
     assert a in s, a
     s = s.replace(a, b, 1)
-p = 'policies/cuda_chained/scan_kernels.cuh'
-s = open(p).read()
 sub('namespace pscan::chained {\n', '''namespace pscan::chained {
 __device__ unsigned long long* scan_trace = nullptr;
 __device__ __forceinline__ unsigned long long gtime() {
@@ -42,5 +42,5 @@ open(p, 'w').write(s)
 p = 'policies/cuda_chained/lookback_tree.cuh'
 s = open(p).read()
 sub('  for (backoff poll_wait = wait;; poll_wait.pause()) {\n', '  unsigned long long polls = 0;\n  for (backoff poll_wait = wait;; poll_wait.pause()) {\n    ++polls;\n')
-sub('    if (levels_complete) break;', '    if (levels_complete) { if (lane == 0 && lb_trace) { lb_trace[2 * tile] = polls; lb_trace[2 * tile + 1] = published; } break; }')
+sub('    if (complete == all_levels) break;', '    if (complete == all_levels) { if (lane == 0 && lb_trace) { lb_trace[2 * tile] = polls; lb_trace[2 * tile + 1] = published; } break; }')
 open(p, 'w').write(s)
