@@ -2,7 +2,8 @@
 // inclusive_scan / exclusive_scan of pscan::cuda_chained: one kernel launch per call, reading
 // the input once and writing the output once (2n of memory traffic, like a copy). Large inputs
 // go to the chained kernel in large tiles, with the stream's cached tile state; smaller ones in
-// small tiles, at most a few per SM; a few small tiles to the one-block kernel.
+// small tiles while those number at most tuning's small_tiles_per_sm per SM; a single small
+// tile to the one-block kernel.
 
 #include <cuda_chained/call_state.cuh>
 #include <cuda_chained/lookback_tree.cuh>

@@ -18,9 +18,10 @@ struct tuning {
   static constexpr int scan_threads = 256;
   static constexpr int scan_items = sizeof(T) <= 4 ? 32 : sizeof(T) <= 8 ? 16 : sizeof(T) <= 16 ? 8 : 4;
   static constexpr int tile_items = scan_threads * scan_items;
-  // Small inputs go in tiles a quarter of that size (8 KiB: two 16-byte units per thread) while
-  // those number at most small_tiles_per_sm per SM: every tile loads at once, instead of a few
-  // blocks pulling the whole input through a few SMs (measured in docs/tuning-chained.md).
+  // Small inputs go in small tiles (two 16-byte units per thread: 8 KiB, a quarter of the large
+  // tile, for types up to 16 bytes) while those number at most small_tiles_per_sm per SM: every
+  // tile loads at once, instead of a few blocks pulling the whole input through a few SMs
+  // (measured in docs/tuning-chained.md).
   static constexpr int small_scan_items = 2 * cuda::unit_items_v<T>;
   static constexpr int small_tile_items = scan_threads * small_scan_items;
   static constexpr int small_tiles_per_sm = 1;
