@@ -92,11 +92,6 @@ void keep_only(std::vector<T>& values, const std::vector<T>& wanted) {
                values.end());
 }
 
-bool is_gpu_only_name(const std::string& name) {
-  return name == "cub" || name == "thrust" || name == "cuda_multipass" ||
-         name == "cuda_chained" || name == "cuda_chained_det";
-}
-
 }  // namespace
 
 std::int64_t parse_count(const std::string& text) {
@@ -185,9 +180,10 @@ void check_implementation_names(const std::vector<std::string>& impls, bool plan
 
 // --impl naming GPU implementations and nothing CPU-only: a missing GPU is then an error.
 bool asks_for_gpu(const std::vector<std::string>& impls) {
-  return std::any_of(impls.begin(), impls.end(), is_gpu_only_name) &&
-         std::all_of(impls.begin(), impls.end(),
-                     [](const std::string& n) { return is_gpu_only_name(n) || n == "copy"; });
+  return std::any_of(impls.begin(), impls.end(), is_gpu_only_implementation) &&
+         std::all_of(impls.begin(), impls.end(), [](const std::string& n) {
+           return is_gpu_only_implementation(n) || n == "copy";
+         });
 }
 
 // The preset's groups with the filters applied; groups left with nothing are dropped.

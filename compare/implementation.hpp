@@ -43,6 +43,9 @@ struct implementation {
 
 // Every implementation name the harness knows, built into this binary or not (for --impl).
 const std::vector<std::string>& known_implementation_names();
+// Whether a known name runs only on the GPU, and whether it is one of pscan's CUDA backends.
+bool is_gpu_only_implementation(const std::string& name);
+bool is_pscan_cuda_implementation(const std::string& name);
 
 // The implementations built into this binary, in report order.
 std::vector<implementation> available_implementations();

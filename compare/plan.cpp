@@ -32,7 +32,7 @@ std::string why_not_built(const std::string& name) {
     return "std::execution::par needs TBB, which was not found at configure time";
   if (name == "gnu_parallel") return "GNU parallel mode needs libstdc++ with OpenMP";
   if (name == "thrust_omp") return "needs CCCL's Thrust headers and OpenMP at configure time";
-  if (name == "cuda_multipass" || name == "cuda_chained" || name == "cuda_chained_det") {
+  if (is_pscan_cuda_implementation(name)) {
     return "the " + name + " backend is not built (no CUDA, or the backend is not in this tree)";
   }
   return "built without CUDA";

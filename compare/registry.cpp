@@ -12,12 +12,50 @@ std::string cccl_version_of_cuda_build();  // baselines_cub.cu
 std::string cccl_version_of_thrust_omp();  // baselines_thrust_omp.cpp
 #endif
 
+namespace {
+
+struct known_name {
+  const char* name;
+  bool gpu_only;
+  bool pscan_cuda;
+};
+
+// One row per name; copy runs on either side.
+constexpr known_name known_names[] = {
+    {"seq", false, false},           {"omp", false, false},
+    {"std", false, false},           {"std_par", false, false},
+    {"gnu_parallel", false, false},  {"thrust_omp", false, false},
+    {"copy", false, false},          {"cuda_multipass", true, true},
+    {"cuda_chained", true, true},    {"cuda_chained_det", true, true},
+    {"cub", true, false},            {"thrust", true, false},
+    {"planted_bug", false, false}};
+
+const known_name* find_known(const std::string& name) {
+  for (const known_name& k : known_names) {
+    if (name == k.name) return &k;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 const std::vector<std::string>& known_implementation_names() {
-  static const std::vector<std::string> names = {
-      "seq",          "omp",        "std",    "std_par",
-      "gnu_parallel", "thrust_omp", "copy",   "cuda_multipass",
-      "cuda_chained", "cuda_chained_det", "cub", "thrust", "planted_bug"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all;
+    for (const known_name& k : known_names) all.emplace_back(k.name);
+    return all;
+  }();
   return names;
+}
+
+bool is_gpu_only_implementation(const std::string& name) {
+  const known_name* k = find_known(name);
+  return k != nullptr && k->gpu_only;
+}
+
+bool is_pscan_cuda_implementation(const std::string& name) {
+  const known_name* k = find_known(name);
+  return k != nullptr && k->pscan_cuda;
 }
 
 std::vector<implementation> available_implementations() {
