@@ -2,8 +2,8 @@
 // inclusive_scan / exclusive_scan of pscan::cuda_chained: one kernel launch per call, reading
 // the input once and writing the output once (2n of memory traffic, like a copy). Large inputs
 // go to the chained kernel in large tiles, with the stream's cached tile state; smaller ones in
-// small tiles while those number at most tuning's small_tiles_per_sm per SM; a single small
-// tile to the one-block kernel.
+// small tiles while those number at most tuning's small_tiles_per_sm per SM; what fits one
+// register-resident tile to the one-block kernel.
 
 #include <cuda_chained/call_state.cuh>
 #include <cuda_chained/lookback_tree.cuh>
@@ -58,8 +58,8 @@ void scan(const policy& p, InIt first, InIt last, OutIt out, const A& init, Op o
   const std::int64_t small_tiles = cuda::ceil_div<std::int64_t>(n, cfg::small_tile_items);
   if (small_tiles > std::int64_t{cfg::small_tiles_per_sm} * cuda::current_device_info().sm_count) {
     chained_scan<cfg::scan_items, Exclusive, HasInit>(p, first, n, out, init, op);
-  } else if (small_tiles <= cfg::single_block_tiles) {
-    single_block_scan_kernel<Exclusive, HasInit, cfg::small_scan_items, A>
+  } else if (n <= cfg::single_block_tiles * cfg::scan_threads * cfg::single_block_items) {
+    single_block_scan_kernel<Exclusive, HasInit, A>
         <<<1, cfg::scan_threads, 0, p.stream>>>(first, n, out, init, op);
     PSCAN_CUDA_CHECK_LAUNCH();
   } else {

@@ -8,8 +8,8 @@
 //    set by the predecessors, not by when it starts: docs/tuning-chained.md). The look-back is
 //    decoupled (default) or the fixed tree (deterministic); tile state is tagged with the
 //    call's epoch.
-//  - single_block_scan_kernel: for a few tiles, one block walks them in order with a running
-//    carry: no tile state, no look-back, still one launch.
+//  - single_block_scan_kernel: for a few register-resident tiles, one block walks them in order
+//    with a running carry: no tile state, no look-back, still one launch.
 
 #include <cuda_chained/lookback.cuh>
 #include <cuda_chained/lookback_tree.cuh>
@@ -18,6 +18,7 @@
 
 #include <cuda_common/barrier.cuh>
 #include <cuda_common/shared_tile_scan.cuh>
+#include <cuda_common/tile_scan.cuh>
 #include <cuda_common/utility.cuh>
 
 #include <cstdint>
@@ -101,11 +102,11 @@ __global__ void __launch_bounds__(chained_block<A, ITEMS>::threads,
   block::tile::template run<Exclusive>(first + offset, out + offset, valid, op, storage, carry_of);
 }
 
-template <bool Exclusive, bool HasInit, int ITEMS, class A, class InIt, class OutIt, class Op>
+template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
 __global__ void __launch_bounds__(tuning<A>::scan_threads)
     single_block_scan_kernel(InIt first, std::int64_t n, OutIt out, A init, Op op) {
-  using agent = cuda::shared_tile_scan<A, tuning<A>::scan_threads, ITEMS>;
-  constexpr int tile_items = agent::tile_items;
+  using cfg = tuning<A>;
+  using agent = cuda::tile_scan<A, cfg::scan_threads, cfg::single_block_items>;
   __shared__ typename agent::storage storage;
   cuda::tile_carry<A> running{HasInit, init};
   // Every thread keeps the same running carry: the tile totals it combines are block-uniform.
@@ -114,10 +115,9 @@ __global__ void __launch_bounds__(tuning<A>::scan_threads)
     running = {true, running.has ? static_cast<A>(op(running.value, total)) : total};
     return before;
   };
-  for (std::int64_t offset = 0; offset < n; offset += tile_items) {
-    const auto valid = static_cast<int>(n - offset < tile_items ? n - offset : tile_items);
-    agent::template run<Exclusive>(first + offset, out + offset, valid, op, storage, carry_of);
-    __syncthreads();  // the next tile reuses the block-scan storage
+  for (std::int64_t offset = 0; offset < n; offset += agent::tile_items) {
+    agent::template run_at<Exclusive>(first, n, offset, out, op, storage, carry_of);
+    __syncthreads();  // the next tile reuses the agent's storage
   }
 }
 

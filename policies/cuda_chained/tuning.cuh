@@ -37,7 +37,10 @@ struct tuning {
   // Look-back polls back off from min to max nanoseconds, doubling.
   static constexpr unsigned int backoff_min_ns = 16;
   static constexpr unsigned int backoff_max_ns = 128;
-  // Up to this many small tiles, one block scans them in a loop: no tile state, no look-back.
+  // Up to single_block_tiles tiles of single_block_items per thread, one block scans the input
+  // with the tile in registers (the multi-pass agent, 64 bytes per thread): no tile state, no
+  // look-back, no pass through shared memory (faster than two small chained tiles).
+  static constexpr int single_block_items = cuda::items_per_64_bytes_v<T>;
   static constexpr std::int64_t single_block_tiles = 1;
 
   // reduce: 512 threads reading 64 bytes each per step, one wave of blocks.
