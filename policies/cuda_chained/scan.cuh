@@ -1,9 +1,9 @@
 #pragma once
 // inclusive_scan / exclusive_scan of pscan::cuda_chained: one kernel launch per call, reading
-// the input once and writing the output once (2n of memory traffic, like a copy). Large inputs
-// go to the chained kernel in large tiles, with the stream's cached tile state; smaller ones in
-// small tiles while those number at most tuning's small_tiles_per_sm per SM; what fits one
-// register-resident tile to the one-block kernel.
+// the input once and writing the output once (2n of memory traffic, like a copy). What fits one
+// register-resident tile goes to the one-block kernel; more to the chained kernel with the
+// stream's cached tile state, in small tiles while those number at most tuning's
+// small_tiles_per_sm per SM, else in large ones.
 
 #include <cuda_chained/call_state.cuh>
 #include <cuda_chained/lookback_tree.cuh>
@@ -55,15 +55,17 @@ template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class 
 void scan(const policy& p, InIt first, InIt last, OutIt out, const A& init, Op op) {
   using cfg = tuning<A>;
   const std::int64_t n = last - first;
-  const std::int64_t small_tiles = cuda::ceil_div<std::int64_t>(n, cfg::small_tile_items);
-  if (small_tiles > std::int64_t{cfg::small_tiles_per_sm} * cuda::current_device_info().sm_count) {
-    chained_scan<cfg::scan_items, Exclusive, HasInit>(p, first, n, out, init, op);
-  } else if (n <= cfg::single_block_tiles * cfg::scan_threads * cfg::single_block_items) {
+  if (n <= cfg::single_block_tiles * cfg::scan_threads * cfg::single_block_items) {
     single_block_scan_kernel<Exclusive, HasInit, A>
         <<<1, cfg::scan_threads, 0, p.stream>>>(first, n, out, init, op);
     PSCAN_CUDA_CHECK_LAUNCH();
-  } else {
+    return;
+  }
+  const std::int64_t small_tiles = cuda::ceil_div<std::int64_t>(n, cfg::small_tile_items);
+  if (small_tiles <= std::int64_t{cfg::small_tiles_per_sm} * cuda::current_device_info().sm_count) {
     chained_scan<cfg::small_scan_items, Exclusive, HasInit>(p, first, n, out, init, op);
+  } else {
+    chained_scan<cfg::scan_items, Exclusive, HasInit>(p, first, n, out, init, op);
   }
 }
 
