@@ -55,7 +55,7 @@ template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class 
 void scan(const policy& p, InIt first, InIt last, OutIt out, const A& init, Op op) {
   using cfg = tuning<A>;
   const std::int64_t n = last - first;
-  if (n <= cfg::single_block_tiles * cfg::scan_threads * cfg::single_block_items) {
+  if (n <= cfg::single_block_tile_items) {
     single_block_scan_kernel<Exclusive, HasInit, A>
         <<<1, cfg::scan_threads, 0, p.stream>>>(first, n, out, init, op);
     PSCAN_CUDA_CHECK_LAUNCH();

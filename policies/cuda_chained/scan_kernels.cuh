@@ -8,8 +8,8 @@
 //    set by the predecessors, not by when it starts: docs/tuning-chained.md). The look-back is
 //    decoupled (default) or the fixed tree (deterministic); tile state is tagged with the
 //    call's epoch.
-//  - single_block_scan_kernel: for a few register-resident tiles, one block walks them in order
-//    with a running carry: no tile state, no look-back, still one launch.
+//  - single_block_scan_kernel: an input of one register-resident tile, scanned by one block: no
+//    tile state, no look-back, still one launch.
 
 #include <cuda_chained/lookback.cuh>
 #include <cuda_chained/lookback_tree.cuh>
@@ -108,17 +108,8 @@ __global__ void __launch_bounds__(tuning<A>::scan_threads)
   using cfg = tuning<A>;
   using agent = cuda::tile_scan<A, cfg::scan_threads, cfg::single_block_items>;
   __shared__ typename agent::storage storage;
-  cuda::tile_carry<A> running{HasInit, init};
-  // Every thread keeps the same running carry: the tile totals it combines are block-uniform.
-  auto carry_of = [&](const A& total) {
-    const cuda::tile_carry<A> before = running;
-    running = {true, running.has ? static_cast<A>(op(running.value, total)) : total};
-    return before;
-  };
-  for (std::int64_t offset = 0; offset < n; offset += agent::tile_items) {
-    agent::template run_at<Exclusive>(first, n, offset, out, op, storage, carry_of);
-    __syncthreads();  // the next tile reuses the agent's storage
-  }
+  agent::template run_at<Exclusive>(first, n, 0, out, op, storage,
+                                    [&](const A&) { return cuda::tile_carry<A>{HasInit, init}; });
 }
 
 }  // namespace pscan::chained

@@ -37,11 +37,11 @@ struct tuning {
   // Look-back polls back off from min to max nanoseconds, doubling.
   static constexpr unsigned int backoff_min_ns = 16;
   static constexpr unsigned int backoff_max_ns = 128;
-  // Up to single_block_tiles tiles of single_block_items per thread, one block scans the input
-  // with the tile in registers (the multi-pass agent, 64 bytes per thread): no tile state, no
-  // look-back, no pass through shared memory (faster than two small chained tiles).
+  // An input of one tile of single_block_items per thread goes to one block that keeps it in
+  // registers (the multi-pass agent, 64 bytes per thread): no tile state, no look-back, no pass
+  // through shared memory (faster than two small chained tiles; walking more tiles was slower).
   static constexpr int single_block_items = cuda::items_per_64_bytes_v<T>;
-  static constexpr std::int64_t single_block_tiles = 1;
+  static constexpr std::int64_t single_block_tile_items = std::int64_t{scan_threads} * single_block_items;
 
   // reduce: 512 threads reading 64 bytes each per step, one wave of blocks.
   static constexpr int block_threads = sizeof(T) <= 8 ? 512 : 128;
