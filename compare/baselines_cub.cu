@@ -1,5 +1,6 @@
-// CUB baselines (DeviceScan, DeviceReduce, DeviceSegmentedReduce) and the GPU copy. Temporary
-// storage is sized and allocated when the run is prepared, outside the timed region.
+// CUB baselines (DeviceScan, DeviceReduce, DeviceSegmentedReduce; cub_host: DeviceReduce with its
+// result copied to the host) and the GPU copy. Temporary storage and the pinned host value are
+// allocated when the run is prepared, outside the timed region.
 
 #include "flagged_iterators.cuh"
 #include "gpu_check.cuh"
@@ -27,6 +28,12 @@ std::string cub_unsupported(algorithm a, element e) {
   if (a == algorithm::reduce) return needs_commutative("cub::DeviceReduce");
   if (a == algorithm::segmented_reduce) return needs_commutative("cub::DeviceSegmentedReduce");
   return "";
+}
+
+// cub_host exists only to charge CUB's reduce the same hand-off pscan::reduce pays.
+std::string cub_host_unsupported(algorithm a, element e) {
+  if (a != algorithm::reduce) return "only reduce returns its result to the host";
+  return cub_unsupported(a, e);
 }
 
 // One CUB call; with temp == nullptr it only sets temp_bytes (CUB's two-phase protocol).
@@ -84,21 +91,38 @@ std::shared_ptr<void> device_allocation(std::size_t bytes) {
   return std::shared_ptr<void>(p, [](void* q) { cudaFree(q); });
 }
 
-implementation cub_implementation() {
+std::shared_ptr<void> pinned_allocation(std::size_t bytes) {
+  void* p = nullptr;
+  COMPARE_CUDA_CHECK(cudaMallocHost(&p, bytes));
+  return std::shared_ptr<void>(p, [](void* q) { cudaFreeHost(q); });
+}
+
+// The hand-off a by-value reduce pays: its one value into pinned host memory, then the wait.
+void copy_to_host(void* host, const void* device, std::size_t bytes, void* stream) {
+  const auto s = static_cast<cudaStream_t>(stream);
+  COMPARE_CUDA_CHECK(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, s));
+  COMPARE_CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
+// A CUB baseline; with to_host, each run also copies out[0] to the host (validation still reads
+// out on the device, like plain cub's).
+implementation cub_implementation(const char* name, bool to_host) {
   implementation impl;
-  impl.name = "cub";
+  impl.name = name;
   impl.library = "cub";
   impl.where = target::gpu;
-  impl.unsupported = cub_unsupported;
-  impl.prepare = [](const cell& c, const cell_buffers& b) {
+  impl.unsupported = to_host ? cub_host_unsupported : cub_unsupported;
+  impl.prepare = [to_host](const cell& c, const cell_buffers& b) {
     return with_element(c.type, [&](auto tag) {
       using T = typename decltype(tag)::type;
       std::size_t bytes = 0;
       COMPARE_CUDA_CHECK(cub_call<T>(nullptr, bytes, c.algo, b));
       auto temp = device_allocation(bytes);
-      return prepared_run{[a = c.algo, b, temp, bytes] {
+      auto host = to_host ? pinned_allocation(sizeof(T)) : nullptr;
+      return prepared_run{[a = c.algo, b, temp, bytes, host] {
         std::size_t temp_bytes = bytes;
         COMPARE_CUDA_CHECK(cub_call<T>(temp.get(), temp_bytes, a, b));
+        if (host) copy_to_host(host.get(), b.out, sizeof(T), b.stream);
       }};
     });
   };
@@ -126,7 +150,8 @@ implementation gpu_copy() {
 }  // namespace
 
 void add_cub(std::vector<implementation>& out) {
-  out.push_back(cub_implementation());
+  out.push_back(cub_implementation("cub", false));
+  out.push_back(cub_implementation("cub_host", true));
   out.push_back(gpu_copy());
 }
 

@@ -292,7 +292,8 @@ Usage: pscan-compare [options]
                    CPU 2^10..2^26 x16; capped by free memory)
   --segments LIST  mean segment lengths for segmented algorithms (default: 8,1000,2^20)
   --impl LIST      seq, omp, std, std_par, gnu_parallel, thrust_omp, copy, cuda_multipass,
-                   cuda_chained, cuda_chained_det (.deterministic()), cub, thrust
+                   cuda_chained, cuda_chained_det (.deterministic()), cub,
+                   cub_host (reduce only: cub + copy of the result to the host), thrust
                    (default: all built in)
   --cpu-only | --gpu-only
   --runs N         timed runs per cell (default 10); --warmup N (default 2)

@@ -27,8 +27,8 @@ constexpr known_name known_names[] = {
     {"gnu_parallel", false, false},  {"thrust_omp", false, false},
     {"copy", false, false},          {"cuda_multipass", true, true},
     {"cuda_chained", true, true},    {"cuda_chained_det", true, true},
-    {"cub", true, false},            {"thrust", true, false},
-    {"planted_bug", false, false}};
+    {"cub", true, false},            {"cub_host", true, false},
+    {"thrust", true, false},         {"planted_bug", false, false}};
 
 const known_name* find_known(const std::string& name) {
   for (const known_name& k : known_names) {
