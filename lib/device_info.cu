@@ -69,6 +69,24 @@ int max_active_blocks_per_sm(const void* kernel, int block_threads, std::size_t 
   return blocks;
 }
 
+int max_cluster_blocks(const void* kernel, int block_threads) {
+  if (current_device_info().compute_capability < 90) return 1;
+  using key = std::tuple<int, const void*, int>;
+  static std::map<key, int> cache;
+  const key k{current_device(), kernel, block_threads};
+  std::lock_guard<std::mutex> lock(cache_mutex);
+  const auto found = cache.find(k);
+  if (found != cache.end()) return found->second;
+  PSCAN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(1);
+  config.blockDim = dim3(static_cast<unsigned>(block_threads));
+  int blocks = 0;
+  PSCAN_CUDA_CHECK(cudaOccupancyMaxPotentialClusterSize(&blocks, kernel, &config));
+  cache.emplace(k, blocks);
+  return blocks;
+}
+
 void prefer_shared_memory(const void* kernel) {
   using key = std::pair<int, const void*>;
   static std::set<key> done;

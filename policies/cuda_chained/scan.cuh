@@ -1,9 +1,10 @@
 #pragma once
 // inclusive_scan / exclusive_scan of pscan::cuda_chained: one kernel launch per call, reading
 // the input once and writing the output once (2n of memory traffic, like a copy). What fits one
-// register-resident tile goes to the one-block kernel; more to the chained kernel with the
-// stream's cached tile state, in small tiles while those number at most tuning's
-// small_tiles_per_sm per SM, else in large ones.
+// register-resident tile goes to the one-block kernel; up to tuning's max_cluster_tiles such
+// tiles to the cluster kernel; more to the chained kernel with the stream's cached tile state,
+// in small tiles while those number at most tuning's small_tiles_per_sm per SM, else in large
+// ones.
 
 #include <cuda_chained/call_state.cuh>
 #include <cuda_chained/lookback_tree.cuh>
@@ -17,13 +18,30 @@
 #include <cuda_common/utility.cuh>
 
 #include <pscan/error.hpp>
+#include <pscan/functional.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <string>
+#include <type_traits>
 
 namespace pscan::chained {
 namespace impl {
+
+template <class Op, class... Ops>
+inline constexpr bool is_one_of_v = (std::is_same_v<Op, Ops> || ...);
+
+// Integer +, *, min, max and bitwise operators give the same bits however the combinations are
+// grouped (wrapping arithmetic is exactly associative), so the decoupled look-back is already
+// deterministic for them and .deterministic() keeps it.
+template <class A, class Op>
+inline constexpr bool grouping_free_v =
+    std::is_integral_v<A> &&
+    is_one_of_v<Op, pscan::plus<>, pscan::plus<A>, pscan::minimum<>, pscan::minimum<A>,
+                pscan::maximum<>, pscan::maximum<A>, std::plus<>, std::plus<A>, std::multiplies<>,
+                std::multiplies<A>, std::bit_and<>, std::bit_and<A>, std::bit_or<>,
+                std::bit_or<A>, std::bit_xor<>, std::bit_xor<A>>;
 
 // The chained kernel over tiles of ITEMS items per thread.
 template <int ITEMS, bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
@@ -35,7 +53,9 @@ void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const 
   if (static_cast<std::uint64_t>(tiles) >= tree_max_tiles) {
     throw invalid_argument("pscan::cuda_chained: " + std::to_string(n) + " elements is too many");
   }
-  const std::uint64_t entries = p.is_deterministic ? tree_entries(tiles) : tiles;
+  constexpr bool may_need_tree = !grouping_free_v<A, Op>;
+  const bool tree = may_need_tree && p.is_deterministic;
+  const std::uint64_t entries = tree ? tree_entries(tiles) : tiles;
   call_state scratch(p, tile_state<A>::buffer_bytes(entries), tile_state<A>::layout);
   const tile_state<A> state(scratch.data(), scratch.epoch());
   const auto launch = [&](auto kernel) {
@@ -44,11 +64,35 @@ void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const 
         first, n, out, init, op, state, static_cast<std::uint32_t>(tiles));
     PSCAN_CUDA_CHECK_LAUNCH();
   };
-  if (p.is_deterministic) {
-    launch(&chained_scan_kernel<Exclusive, HasInit, true, ITEMS, A, InIt, OutIt, Op>);
-  } else {
-    launch(&chained_scan_kernel<Exclusive, HasInit, false, ITEMS, A, InIt, OutIt, Op>);
+  if constexpr (may_need_tree) {
+    if (tree) {
+      return launch(&chained_scan_kernel<Exclusive, HasInit, true, ITEMS, A, InIt, OutIt, Op>);
+    }
   }
+  launch(&chained_scan_kernel<Exclusive, HasInit, false, ITEMS, A, InIt, OutIt, Op>);
+}
+
+// The cluster kernel over `tiles` one-block tiles; false (nothing launched) when the device
+// cannot hold a cluster of that many blocks.
+template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
+bool cluster_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const A& init, Op op,
+                  std::int64_t tiles) {
+  using cfg = tuning<A>;
+  const auto kernel = &cluster_scan_kernel<Exclusive, HasInit, A, InIt, OutIt, Op>;
+  if (tiles > cuda::max_cluster_blocks(reinterpret_cast<const void*>(kernel), cfg::scan_threads)) {
+    return false;
+  }
+  cudaLaunchAttribute cluster;
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim = {static_cast<unsigned int>(tiles), 1, 1};
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned int>(tiles));
+  config.blockDim = dim3(cfg::scan_threads);
+  config.stream = p.stream;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  PSCAN_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, first, n, out, init, op));
+  return true;
 }
 
 template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
@@ -59,6 +103,11 @@ void scan(const policy& p, InIt first, InIt last, OutIt out, const A& init, Op o
     single_block_scan_kernel<Exclusive, HasInit, A>
         <<<1, cfg::scan_threads, 0, p.stream>>>(first, n, out, init, op);
     PSCAN_CUDA_CHECK_LAUNCH();
+    return;
+  }
+  const std::int64_t cluster_tiles = cuda::ceil_div(n, cfg::cluster_tile_items);
+  if (cluster_tiles <= cfg::max_cluster_tiles &&
+      cluster_scan<Exclusive, HasInit>(p, first, n, out, init, op, cluster_tiles)) {
     return;
   }
   const std::int64_t small_tiles = cuda::ceil_div<std::int64_t>(n, cfg::small_tile_items);

@@ -10,16 +10,23 @@
 //    call's epoch.
 //  - single_block_scan_kernel: an input of one register-resident tile, scanned by one block: no
 //    tile state, no look-back, still one launch.
+//  - cluster_scan_kernel: an input of a few register-resident tiles, one block each, in one
+//    thread block cluster: the blocks trade tile totals through distributed shared memory
+//    behind one cluster barrier, instead of publishing to and polling L2 (and in a fixed order,
+//    so the result is deterministic).
 
 #include <cuda_chained/lookback.cuh>
 #include <cuda_chained/lookback_tree.cuh>
 #include <cuda_chained/tile_state.cuh>
 #include <cuda_chained/tuning.cuh>
+#include <cuda_chained/warp_window.cuh>
 
 #include <cuda_common/barrier.cuh>
 #include <cuda_common/shared_tile_scan.cuh>
 #include <cuda_common/tile_scan.cuh>
 #include <cuda_common/utility.cuh>
+
+#include <cooperative_groups.h>
 
 #include <cstdint>
 
@@ -110,6 +117,37 @@ __global__ void __launch_bounds__(tuning<A>::scan_threads)
   __shared__ typename agent::storage storage;
   agent::template run_at<Exclusive>(first, n, 0, out, op, storage,
                                     [&](const A&) { return cuda::tile_carry<A>{HasInit, init}; });
+}
+
+// Launched with one cluster of gridDim.x (<= 32) blocks; sm_90 and later only.
+template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
+__global__ void __launch_bounds__(tuning<A>::scan_threads)
+    cluster_scan_kernel(InIt first, std::int64_t n, OutIt out, A init, Op op) {
+#if __CUDA_ARCH__ >= 900
+  using agent = cuda::tile_scan<A, tuning<A>::scan_threads, tuning<A>::cluster_items>;
+  const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+  __shared__ typename agent::storage storage;
+  __shared__ cuda::uninitialized_array<A, 1> tile_total;
+  __shared__ cuda::uninitialized_array<A, 1> carry_value;
+  const int tile = static_cast<int>(cluster.block_rank());
+  auto carry_of = [&](const A& total) {
+    if (threadIdx.x == 0) tile_total[0] = total;
+    cluster.sync();  // every tile's total is out
+    if (cuda::warp_id() == 0 && tile > 0) {
+      const int lane = cuda::lane_id();
+      const A before = lane < tile ? *cluster.map_shared_rank(&tile_total[0], lane) : A{};
+      const A prefix = warp_range_reduce(before, 0, tile - 1, op);
+      if (lane == 0) carry_value[0] = HasInit ? static_cast<A>(op(init, prefix)) : prefix;
+    }
+    cluster.barrier_arrive();  // done reading the other blocks' shared memory
+    if (tile == 0) return cuda::tile_carry<A>{HasInit, init};
+    __syncthreads();
+    return cuda::tile_carry<A>{true, carry_value[0]};
+  };
+  agent::template run_at<Exclusive>(first, n, std::int64_t{tile} * agent::tile_items, out, op,
+                                    storage, carry_of);
+  cluster.barrier_wait();  // a block's shared memory must outlive the other blocks' reads
+#endif
 }
 
 }  // namespace pscan::chained

@@ -41,7 +41,13 @@ struct tuning {
   // registers (the multi-pass agent, 64 bytes per thread): no tile state, no look-back, no pass
   // through shared memory (faster than two small chained tiles; walking more tiles was slower).
   static constexpr int single_block_items = cuda::items_per_64_bytes_v<T>;
-  static constexpr std::int64_t single_block_tile_items = std::int64_t{scan_threads} * single_block_items;
+  static constexpr std::int64_t single_block_tile_items =
+      std::int64_t{scan_threads} * single_block_items;
+  // Up to max_cluster_tiles register tiles of cluster_items per thread go to one thread block
+  // cluster (where the GPU can hold one that large: 16 on H100/H200, non-portable).
+  static constexpr int cluster_items = single_block_items;
+  static constexpr std::int64_t cluster_tile_items = std::int64_t{scan_threads} * cluster_items;
+  static constexpr int max_cluster_tiles = 16;
 
   // reduce: 512 threads reading 64 bytes each per step, one wave of blocks.
   static constexpr int block_threads = sizeof(T) <= 8 ? 512 : 128;

@@ -32,4 +32,9 @@ int max_active_blocks_per_sm(const void* kernel, int block_threads,
 // device and kernel): kernels whose occupancy is bound by shared memory.
 void prefer_shared_memory(const void* kernel);
 
+// The most blocks of `kernel` (launched with `block_threads` threads) one thread block cluster
+// may hold on the current device, non-portable sizes allowed (16 on H100/H200); 1 before sm_90.
+// Cached per (device, kernel, configuration).
+int max_cluster_blocks(const void* kernel, int block_threads);
+
 }  // namespace pscan::cuda

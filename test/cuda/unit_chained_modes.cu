@@ -1,7 +1,8 @@
 // cuda_chained's paths that the shared conformance cases do not reach: the deterministic tree
-// look-back over many tile counts, back-to-back calls that grow the stream's cached tile state
-// while earlier calls are still queued, scans captured into a CUDA graph and replayed (each
-// replay must start from fresh tile state, not the captured epoch), and libpscan's cache.
+// look-back over many tile counts, which operators .deterministic() sends to it, back-to-back
+// calls that grow the stream's cached tile state while earlier calls are still queued, scans
+// captured into a CUDA graph and replayed (each replay must start from fresh tile state, not
+// the captured epoch), and libpscan's cache.
 
 #include "device_fixture.cuh"
 #include "unit_support.cuh"
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <type_traits>
 #include <vector>
 
@@ -66,6 +68,17 @@ TEST_CASE_TEMPLATE("deterministic tree look-back over many tile counts", shape,
                            conformance::device_memory::download(buffer)) == -1);
     }
   }
+}
+
+// Where .deterministic() keeps the decoupled look-back: only where no grouping changes the bits.
+TEST_CASE("the tree is skipped only for operators whose grouping cannot change the bits") {
+  using pscan::chained::impl::grouping_free_v;
+  CHECK(grouping_free_v<std::int32_t, pscan::plus<>>);
+  CHECK(grouping_free_v<std::int64_t, pscan::maximum<std::int64_t>>);
+  CHECK(grouping_free_v<std::uint64_t, std::bit_xor<>>);
+  CHECK_FALSE(grouping_free_v<float, pscan::plus<>>);
+  CHECK_FALSE(grouping_free_v<double, pscan::minimum<>>);
+  CHECK_FALSE(grouping_free_v<std::int32_t, affine_then>);
 }
 
 TEST_CASE("back-to-back calls on one stream grow its tile state while earlier ones are queued") {
