@@ -6,7 +6,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -43,6 +42,17 @@ device_info read_device_info(int device) {
 
 std::mutex cache_mutex;
 
+// The value cached under `k`, from `query` (run under the lock) the first time.
+template <class Key, class Query>
+int cached(std::map<Key, int>& cache, const Key& k, Query query) {
+  std::lock_guard<std::mutex> lock(cache_mutex);
+  const auto found = cache.find(k);
+  if (found != cache.end()) return found->second;
+  const int value = query();
+  cache.emplace(k, value);
+  return value;
+}
+
 }  // namespace
 
 const device_info& current_device_info() {
@@ -58,44 +68,38 @@ const device_info& current_device_info() {
 int max_active_blocks_per_sm(const void* kernel, int block_threads, std::size_t dynamic_shared_bytes) {
   using key = std::tuple<int, const void*, int, std::size_t>;
   static std::map<key, int> cache;
-  const key k{current_device(), kernel, block_threads, dynamic_shared_bytes};
-  std::lock_guard<std::mutex> lock(cache_mutex);
-  const auto found = cache.find(k);
-  if (found != cache.end()) return found->second;
-  int blocks = 0;
-  PSCAN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads,
-                                                                 dynamic_shared_bytes));
-  cache.emplace(k, blocks);
-  return blocks;
+  return cached(cache, key{current_device(), kernel, block_threads, dynamic_shared_bytes}, [&] {
+    int blocks = 0;
+    PSCAN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads,
+                                                                   dynamic_shared_bytes));
+    return blocks;
+  });
 }
 
 int max_cluster_blocks(const void* kernel, int block_threads) {
   if (current_device_info().compute_capability < 90) return 1;
   using key = std::tuple<int, const void*, int>;
   static std::map<key, int> cache;
-  const key k{current_device(), kernel, block_threads};
-  std::lock_guard<std::mutex> lock(cache_mutex);
-  const auto found = cache.find(k);
-  if (found != cache.end()) return found->second;
-  PSCAN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(1);
-  config.blockDim = dim3(static_cast<unsigned>(block_threads));
-  int blocks = 0;
-  PSCAN_CUDA_CHECK(cudaOccupancyMaxPotentialClusterSize(&blocks, kernel, &config));
-  cache.emplace(k, blocks);
-  return blocks;
+  return cached(cache, key{current_device(), kernel, block_threads}, [&] {
+    PSCAN_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(1);
+    config.blockDim = dim3(static_cast<unsigned>(block_threads));
+    int blocks = 0;
+    PSCAN_CUDA_CHECK(cudaOccupancyMaxPotentialClusterSize(&blocks, kernel, &config));
+    return blocks;
+  });
 }
 
 void prefer_shared_memory(const void* kernel) {
   using key = std::pair<int, const void*>;
-  static std::set<key> done;
-  const key k{current_device(), kernel};
-  std::lock_guard<std::mutex> lock(cache_mutex);
-  if (done.count(k) != 0) return;
-  PSCAN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                        cudaSharedmemCarveoutMaxShared));
-  done.insert(k);
+  static std::map<key, int> done;  // the value is unused: the attribute is set once
+  cached(done, key{current_device(), kernel}, [&] {
+    PSCAN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                          cudaSharedmemCarveoutMaxShared));
+    return 0;
+  });
 }
 
 }  // namespace pscan::cuda

@@ -99,13 +99,13 @@ template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class 
 void scan(const policy& p, InIt first, InIt last, OutIt out, const A& init, Op op) {
   using cfg = tuning<A>;
   const std::int64_t n = last - first;
-  if (n <= cfg::single_block_tile_items) {
+  if (n <= cfg::register_tile_items) {
     single_block_scan_kernel<Exclusive, HasInit, A>
         <<<1, cfg::scan_threads, 0, p.stream>>>(first, n, out, init, op);
     PSCAN_CUDA_CHECK_LAUNCH();
     return;
   }
-  const std::int64_t cluster_tiles = cuda::ceil_div(n, cfg::cluster_tile_items);
+  const std::int64_t cluster_tiles = cuda::ceil_div(n, cfg::register_tile_items);
   if (cluster_tiles <= cfg::max_cluster_tiles &&
       cluster_scan<Exclusive, HasInit>(p, first, n, out, init, op, cluster_tiles)) {
     return;

@@ -1,5 +1,5 @@
 #pragma once
-// The two scan kernels of the chained backend.
+// The scan kernels of the chained backend.
 //  - chained_scan_kernel: one block per tile, single pass. Each block draws its tile id from a
 //    ticket counter (never blockIdx: a tile only ever waits on tiles whose blocks already run)
 //    and splits into two roles. The data warps scan the tile in shared memory (many small
@@ -43,6 +43,10 @@ struct chained_block {
   using carry_ready = cuda::named_barrier<2, threads>;  // look-back warp -> data warps
   using tile = cuda::shared_tile_scan<A, data_threads, ITEMS, data_barrier>;
 };
+
+// The one-block and cluster kernels' tile, in registers.
+template <class A>
+using register_tile = cuda::tile_scan<A, tuning<A>::scan_threads, tuning<A>::register_items>;
 
 // Run by the look-back warp of tile `tile`: its carry-in (init, when there is one, comes first).
 template <bool HasInit, bool Deterministic, class A, class Op>
@@ -112,8 +116,7 @@ __global__ void __launch_bounds__(chained_block<A, ITEMS>::threads,
 template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
 __global__ void __launch_bounds__(tuning<A>::scan_threads)
     single_block_scan_kernel(InIt first, std::int64_t n, OutIt out, A init, Op op) {
-  using cfg = tuning<A>;
-  using agent = cuda::tile_scan<A, cfg::scan_threads, cfg::single_block_items>;
+  using agent = register_tile<A>;
   __shared__ typename agent::storage storage;
   agent::template run_at<Exclusive>(first, n, 0, out, op, storage,
                                     [&](const A&) { return cuda::tile_carry<A>{HasInit, init}; });
@@ -124,7 +127,7 @@ template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class 
 __global__ void __launch_bounds__(tuning<A>::scan_threads)
     cluster_scan_kernel(InIt first, std::int64_t n, OutIt out, A init, Op op) {
 #if __CUDA_ARCH__ >= 900
-  using agent = cuda::tile_scan<A, tuning<A>::scan_threads, tuning<A>::cluster_items>;
+  using agent = register_tile<A>;
   const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
   __shared__ typename agent::storage storage;
   __shared__ cuda::uninitialized_array<A, 1> tile_total;

@@ -37,16 +37,13 @@ struct tuning {
   // Look-back polls back off from min to max nanoseconds, doubling.
   static constexpr unsigned int backoff_min_ns = 16;
   static constexpr unsigned int backoff_max_ns = 128;
-  // An input of one tile of single_block_items per thread goes to one block that keeps it in
-  // registers (the multi-pass agent, 64 bytes per thread): no tile state, no look-back, no pass
-  // through shared memory (faster than two small chained tiles; walking more tiles was slower).
-  static constexpr int single_block_items = cuda::items_per_64_bytes_v<T>;
-  static constexpr std::int64_t single_block_tile_items =
-      std::int64_t{scan_threads} * single_block_items;
-  // Up to max_cluster_tiles register tiles of cluster_items per thread go to one thread block
-  // cluster (where the GPU can hold one that large: 16 on H100/H200, non-portable).
-  static constexpr int cluster_items = single_block_items;
-  static constexpr std::int64_t cluster_tile_items = std::int64_t{scan_threads} * cluster_items;
+  // Register tiles (the multi-pass agent, 64 bytes per thread: no pass through shared memory).
+  // An input of one goes to one block: no tile state, no look-back (faster than two small
+  // chained tiles; walking more tiles was slower). Up to max_cluster_tiles of them go to one
+  // thread block cluster (where the GPU can hold one that large: 16 on H100/H200, non-portable;
+  // tiles of 128 bytes per thread were slower).
+  static constexpr int register_items = cuda::items_per_64_bytes_v<T>;
+  static constexpr std::int64_t register_tile_items = std::int64_t{scan_threads} * register_items;
   static constexpr int max_cluster_tiles = 16;
 
   // reduce: 512 threads reading 64 bytes each per step, one wave of blocks.

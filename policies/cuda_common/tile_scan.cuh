@@ -1,10 +1,11 @@
 #pragma once
-// The register-resident tile agent (the multi-pass downsweep's): load a tile into registers
-// (blocked), reduce each thread's items, scan the thread totals across the block, get the tile's
-// carry-in once the tile's total is known, then rescan each thread's items from its carry and
-// store the tile. The carry comes from a callback (the downsweep reads it from the scanned tile
-// totals). The chained kernels use shared_tile_scan.cuh, which keeps the tile in shared memory
-// and shares tile_carry and thread_carry_in from here.
+// The register-resident tile agent: load a tile into registers (blocked), reduce each thread's
+// items, scan the thread totals across the block, get the tile's carry-in once the tile's total
+// is known, then rescan each thread's items from its carry and store the tile. The carry comes
+// from a callback: the multi-pass downsweep reads it from the scanned tile totals, the chained
+// one-block kernel has none (or init), the chained cluster kernel combines the other blocks'
+// totals. The chained look-back kernel uses shared_tile_scan.cuh, which keeps the tile in shared
+// memory and shares tile_carry and thread_carry_in from here.
 // 2 op per item; in place is safe (a tile is read completely before any of it is written).
 
 #include <cuda_common/block_scan.cuh>
