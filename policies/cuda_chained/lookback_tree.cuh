@@ -67,7 +67,7 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
   // tiles one after another.
   T right{};  // this tile's node of level `published`, once that is > 0
   int published = 0;  // levels 1 .. published of this tile's nodes are out
-  typename tile_state<T>::probe seen[tree_levels];
+  typename tile_state<T>::probe seen[tree_levels] = {};  // all-zero words: never published
   // Bit l: every node level l needs is in. Nodes are published once per epoch, so a complete
   // level is never polled again: a round of polls waits only on the levels still missing.
   constexpr unsigned int all_levels = (1u << tree_levels) - 1;
@@ -78,7 +78,8 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
       if ((complete >> l & 1u) == 0) {
         bool in = true;
         if (lane < polled(l)) {
-          seen[l] = state.poll(entry(l));
+          // A published node never changes: poll only the ones still missing.
+          if (seen[l].status(state.epoch()) == tile_status::empty) seen[l] = state.poll(entry(l));
           in = seen[l].status(state.epoch()) != tile_status::empty;
         }
         if (__all_sync(~0u, in)) complete |= 1u << l;

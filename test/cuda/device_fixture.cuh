@@ -111,6 +111,10 @@ struct cuda_multipass_fixture : device_memory {
 struct cuda_chained_fixture : device_memory {
   static auto policy() { return pscan::cuda_chained.on(test_stream()); }
 };
+// The fixed-order look-back (the tree) for every operator without exact associativity.
+struct cuda_chained_det_fixture : device_memory {
+  static auto policy() { return pscan::cuda_chained.deterministic().on(test_stream()); }
+};
 #endif
 
 }  // namespace conformance
@@ -120,14 +124,17 @@ TYPE_TO_STRING_AS("cuda_multipass", conformance::cuda_multipass_fixture);
 #endif
 #if PSCAN_TEST_CUDA_CHAINED
 TYPE_TO_STRING_AS("cuda_chained", conformance::cuda_chained_fixture);
+TYPE_TO_STRING_AS("cuda_chained_det", conformance::cuda_chained_det_fixture);
 #endif
 
 #if PSCAN_TEST_CUDA_MULTIPASS && PSCAN_TEST_CUDA_CHAINED
-#define CUDA_FIXTURES conformance::cuda_multipass_fixture, conformance::cuda_chained_fixture
+#define CUDA_FIXTURES                                                   \
+  conformance::cuda_multipass_fixture, conformance::cuda_chained_fixture, \
+      conformance::cuda_chained_det_fixture
 #elif PSCAN_TEST_CUDA_MULTIPASS
 #define CUDA_FIXTURES conformance::cuda_multipass_fixture
 #elif PSCAN_TEST_CUDA_CHAINED
-#define CUDA_FIXTURES conformance::cuda_chained_fixture
+#define CUDA_FIXTURES conformance::cuda_chained_fixture, conformance::cuda_chained_det_fixture
 #else
 #define CUDA_FIXTURES
 #endif

@@ -1,4 +1,4 @@
-// Variant bench for the chained scan / reduce experiments (sessions 3-5; SIZES=10,12,.. picks n = 2^k). Built once per header
+// Variant bench for the chained scan / reduce experiments (sessions 3-7; SIZES=10,12,.. picks n = 2^k, TYPES the value types). Built once per header
 // variant; times like pscan-compare (L2 flushed, CUDA events, median of 10).
 #include <pscan/pscan.hpp>
 #include <cub/device/device_reduce.cuh>
@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <vector>
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { std::printf("CUDA %s at %d: %s\n", #x, __LINE__, cudaGetErrorString(e_)); std::exit(1);} } while (0)
@@ -215,8 +216,13 @@ int main(int argc, char** argv) {
       p = *end ? end + 1 : end;
     }
   }
-  run_type<int>(sizes, reduce, true);
-  run_type<long long>(sizes, reduce, true);
+  // TYPES=i32,i64,f32,f64 (any of them; default i32,i64). The inputs are small integers, so
+  // float sums are exact and checked like the integer ones.
+  const std::string types = std::getenv("TYPES") ? std::getenv("TYPES") : "i32,i64";
+  if (types.find("i32") != std::string::npos) run_type<int>(sizes, reduce, true);
+  if (types.find("i64") != std::string::npos) run_type<long long>(sizes, reduce, true);
+  if (types.find("f32") != std::string::npos) run_type<float>(sizes, reduce, true);
+  if (types.find("f64") != std::string::npos) run_type<double>(sizes, reduce, true);
   if (reduce) {
     // Host-side cost of one call (no L2 flush, back to back).
     int* in;
