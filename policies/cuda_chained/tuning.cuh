@@ -32,8 +32,8 @@ struct tuning {
   static constexpr int scan_min_blocks_per_sm_deterministic =
       std::is_arithmetic_v<T> && sizeof(T) == 8 ? 5 : scan_min_blocks_per_sm;
   // The decoupled look-back polls 32 * lookback_items predecessors per round trip (measured:
-  // 32 beats 64 and 128, whose extra polls cost more than the round trips they save; so do
-  // 64 or 128 for the windows after the first only).
+  // 32 beats 64 and 128, whose extra polls cost more than the round trips they save, also when
+  // only the windows after the first are wider).
   static constexpr int lookback_items = 1;
   // Look-back polls back off from min to max nanoseconds, doubling.
   static constexpr unsigned int backoff_min_ns = 16;
