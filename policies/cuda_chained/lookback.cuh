@@ -85,16 +85,15 @@ __device__ bool lookback_window(const tile_state<T>& state, long long newest, Op
 template <int K, class T, class Op>
 __device__ T decoupled_lookback(const tile_state<T>& state, std::uint32_t tile, Op op,
                                 backoff wait) {
-  long long newest = static_cast<long long>(tile) - 1;
-  T prefix;
-  bool found = lookback_window<K>(state, newest, op, wait, prefix);
-  for (newest -= 32 * K; !found; newest -= 32 * K) {
+  const long long nearest = static_cast<long long>(tile) - 1;
+  T prefix{};
+  for (long long newest = nearest;; newest -= 32 * K) {
     T combined;
-    found = lookback_window<K>(state, newest, op, wait, combined);
+    const bool found = lookback_window<K>(state, newest, op, wait, combined);
     // Windows arrive newest first: each one goes on the left of what is already combined.
-    prefix = static_cast<T>(op(combined, prefix));
+    prefix = newest == nearest ? combined : static_cast<T>(op(combined, prefix));
+    if (found) return prefix;
   }
-  return prefix;
 }
 
 }  // namespace pscan::chained

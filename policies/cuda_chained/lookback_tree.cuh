@@ -58,16 +58,18 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
   auto entry = [&](int level) {
     return tree_entry(level, (tile >> (tree_radix_bits * level)) - digit(level) + lane, tiles);
   };
-  auto level_value = [&](int l, const typename tile_state<T>::probe& seen) {
-    const T node = lane < digit(l) ? seen.value() : T{};
-    return warp_range_reduce(node, 0, digit(l) - 1, op);
+  auto level_value = [&](int l, const T& node) {
+    return warp_range_reduce(lane < digit(l) ? node : T{}, 0, digit(l) - 1, op);
   };
   // While this tile is the last of its group at levels 0 .. l, it publishes node (l + 1) as
   // soon as level l's nodes are in: waiting for all levels first would chain the groups' last
   // tiles one after another.
   T right{};  // this tile's node of level `published`, once that is > 0
   int published = 0;  // levels 1 .. published of this tile's nodes are out
-  typename tile_state<T>::probe seen[tree_levels] = {};  // all-zero words: never published
+  // This lane's node of each level, kept as a value (not the polled tagged words: the 8-byte
+  // tree would spill at 6 blocks per SM); bit l of `in` says it is in.
+  T node[tree_levels] = {};
+  unsigned int in = 0;
   // Bit l: every node level l needs is in. Nodes are published once per epoch, so a complete
   // level is never polled again: a round of polls waits only on the levels still missing.
   constexpr unsigned int all_levels = (1u << tree_levels) - 1;
@@ -76,19 +78,21 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
 #pragma unroll
     for (int l = 0; l < tree_levels; ++l) {
       if ((complete >> l & 1u) == 0) {
-        bool in = true;
-        if (lane < polled(l)) {
-          // A published node never changes: poll only the ones still missing.
-          if (seen[l].status(state.epoch()) == tile_status::empty) seen[l] = state.poll(entry(l));
-          in = seen[l].status(state.epoch()) != tile_status::empty;
+        // A published node never changes: poll only the ones still missing.
+        if (lane < polled(l) && (in >> l & 1u) == 0) {
+          const typename tile_state<T>::probe seen = state.poll(entry(l));
+          if (seen.status(state.epoch()) != tile_status::empty) {
+            node[l] = seen.value();
+            in |= 1u << l;
+          }
         }
-        if (__all_sync(~0u, in)) complete |= 1u << l;
+        if (__all_sync(~0u, lane >= polled(l) || (in >> l & 1u) != 0)) complete |= 1u << l;
       }
       const unsigned int up_to_l = (2u << l) - 1;
       if ((complete & up_to_l) == up_to_l && l == published && digit(l) == 31 &&
           l + 1 < tree_levels) {
-        const T own = l == 0 ? cuda::warp_shuffle(seen[0].value(), 31) : right;
-        right = static_cast<T>(op(level_value(l, seen[l]), own));
+        const T own = l == 0 ? cuda::warp_shuffle(node[0], 31) : right;
+        right = static_cast<T>(op(level_value(l, node[l]), own));
         if (lane == 0) {
           state.publish(tree_entry(l + 1, tile >> (tree_radix_bits * (l + 1)), tiles), right,
                         tile_status::aggregate);
@@ -104,7 +108,7 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
 #pragma unroll
   for (int l = 0; l < tree_levels; ++l) {
     if (digit(l) == 0) continue;
-    const T level = level_value(l, seen[l]);
+    const T level = level_value(l, node[l]);
     prefix = has ? static_cast<T>(op(level, prefix)) : level;
     has = true;
   }

@@ -68,8 +68,7 @@ __device__ cuda::tile_carry<A> lookback_carry(const tile_state<A>& state, std::u
 template <bool Exclusive, bool HasInit, bool Deterministic, int ITEMS, class A, class InIt,
           class OutIt, class Op>
 __global__ void __launch_bounds__(chained_block<A, ITEMS>::threads,
-                                  Deterministic ? tuning<A>::scan_min_blocks_per_sm_deterministic
-                                                : tuning<A>::scan_min_blocks_per_sm)
+                                  tuning<A>::scan_min_blocks_per_sm)
     chained_scan_kernel(InIt first, std::int64_t n, OutIt out, A init, Op op, tile_state<A> state,
                         std::uint32_t tiles) {
   using cfg = tuning<A>;

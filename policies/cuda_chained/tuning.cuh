@@ -28,9 +28,6 @@ struct tuning {
   // Other types (user structs, the generic segmented path's flagged pairs) need more registers
   // per value: 3 blocks (85 registers).
   static constexpr int scan_min_blocks_per_sm = std::is_arithmetic_v<T> && sizeof(T) <= 8 ? 6 : 3;
-  // The deterministic tree's polls of 8-byte values spill at 32 registers: 5 blocks (40).
-  static constexpr int scan_min_blocks_per_sm_deterministic =
-      std::is_arithmetic_v<T> && sizeof(T) == 8 ? 5 : scan_min_blocks_per_sm;
   // The decoupled look-back polls 32 * lookback_items predecessors per round trip (measured:
   // 32 beats 64 and 128, whose extra polls cost more than the round trips they save, also when
   // only the windows after the first are wider).
