@@ -2,7 +2,7 @@
 // pscan::cuda_chained: the policy object of the single-pass chained backend. Besides .on(stream)
 // and .with(resource) (cuda::policy_base), .deterministic() asks for bitwise identical results
 // run to run for any type and operator (the tree look-back instead of the decoupled one, where
-// the grouping changes the bits: not for integer sums, min, max, bitwise operators).
+// the grouping changes the bits: not for integer sums, products, min, max, bitwise operators).
 
 #include <cuda_common/policy.cuh>
 
