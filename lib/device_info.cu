@@ -77,10 +77,12 @@ int max_active_blocks_per_sm(const void* kernel, int block_threads, std::size_t 
 }
 
 int max_cluster_blocks(const void* kernel, int block_threads) {
-  if (current_device_info().compute_capability < 90) return 1;
   using key = std::tuple<int, const void*, int>;
   static std::map<key, int> cache;
-  return cached(cache, key{current_device(), kernel, block_threads}, [&] {
+  const int device = current_device();
+  // One lock per call: the capability is read in the query, not through current_device_info.
+  return cached(cache, key{device, kernel, block_threads}, [&] {
+    if (attribute(cudaDevAttrComputeCapabilityMajor, device) < 9) return 1;  // clusters: sm_90+
     PSCAN_CUDA_CHECK(
         cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     cudaLaunchConfig_t config{};

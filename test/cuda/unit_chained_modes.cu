@@ -1,5 +1,5 @@
-// cuda_chained's paths that the shared conformance cases do not reach: the deterministic tree
-// look-back over many tile counts, which operators .deterministic() sends to it, back-to-back
+// cuda_chained's paths that the shared conformance cases do not reach: the chained kernel with
+// both look-backs (decoupled, deterministic tree) over many tile counts, which operators .deterministic() sends to it, back-to-back
 // calls that grow the stream's cached tile state while earlier calls are still queued, scans
 // captured into a CUDA graph and replayed (each replay must start from fresh tile state, not
 // the captured epoch), and libpscan's cache.
@@ -49,23 +49,28 @@ std::int64_t first_mismatch(const std::vector<T>& want, const std::vector<T>& go
 }  // namespace
 
 // Both tile shapes, called directly: which one a call gets depends on n and the GPU's SM count.
-TEST_CASE_TEMPLATE("deterministic tree look-back over many tile counts", shape,
+// The conformance cases' sizes stay within the one-block and cluster kernels under the
+// sanitizers; these reach the chained kernel there too.
+TEST_CASE_TEMPLATE("chained kernel over many tile counts, both look-backs", shape,
                    std::integral_constant<int, pscan::chained::tuning<affine>::small_scan_items>,
                    std::integral_constant<int, pscan::chained::tuning<affine>::scan_items>) {
   CONFORMANCE_SEEDED_RANDOM(random);
-  const auto p = pscan::cuda_chained.on(test_stream()).deterministic();
   constexpr std::int64_t tile = pscan::chained::tuning<affine>::scan_threads * shape::value;
-  // Around 32^k tiles the tree is deepest.
-  for (std::int64_t tiles :
-       {3, 4, 5, 31, 32, 33, 63, 64, 65, 127, 128, 255, 256, 257, 1023, 1024, 1025, 3000}) {
-    for (std::int64_t n : {tiles * tile - 1, tiles * tile, tiles * tile + 1}) {
-      INFO("n = ", n, ", tiles of ", tile);
-      const auto input = make_affines(random, n);
-      auto buffer = conformance::device_memory::upload(input);
-      pscan::chained::impl::chained_scan<shape::value, false, false>(
-          p, buffer.begin(), n, buffer.begin(), affine{}, affine_then{});
-      CHECK(first_mismatch(host_inclusive(input, affine_then{}),
-                           conformance::device_memory::download(buffer)) == -1);
+  for (const bool deterministic : {false, true}) {
+    const auto p = deterministic ? pscan::cuda_chained.on(test_stream()).deterministic()
+                                 : pscan::cuda_chained.on(test_stream());
+    // Around 32^k tiles the tree is deepest; the decoupled look-back steps back 32 tiles a window.
+    for (std::int64_t tiles :
+         {3, 4, 5, 31, 32, 33, 63, 64, 65, 127, 128, 255, 256, 257, 1023, 1024, 1025, 3000}) {
+      for (std::int64_t n : {tiles * tile - 1, tiles * tile, tiles * tile + 1}) {
+        INFO("n = ", n, ", tiles of ", tile, ", deterministic: ", deterministic);
+        const auto input = make_affines(random, n);
+        auto buffer = conformance::device_memory::upload(input);
+        pscan::chained::impl::chained_scan<shape::value, false, false>(
+            p, buffer.begin(), n, buffer.begin(), affine{}, affine_then{});
+        CHECK(first_mismatch(host_inclusive(input, affine_then{}),
+                             conformance::device_memory::download(buffer)) == -1);
+      }
     }
   }
 }
