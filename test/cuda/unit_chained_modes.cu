@@ -1,8 +1,8 @@
 // cuda_chained's paths that the shared conformance cases do not reach: the chained kernel with
-// both look-backs (decoupled, deterministic tree) over many tile counts, which operators .deterministic() sends to it, back-to-back
-// calls that grow the stream's cached tile state while earlier calls are still queued, scans
-// captured into a CUDA graph and replayed (each replay must start from fresh tile state, not
-// the captured epoch), and libpscan's cache.
+// both look-backs (decoupled, deterministic tree) over many tile counts, which operators
+// .deterministic() sends to the tree, back-to-back calls that grow the stream's cached tile
+// state while earlier calls are still queued, scans captured into a CUDA graph and replayed
+// (each replay must start from fresh tile state, not the captured epoch), and libpscan's cache.
 
 #include "device_fixture.cuh"
 #include "unit_support.cuh"
