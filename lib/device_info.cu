@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -65,7 +66,8 @@ const device_info& current_device_info() {
   return *cache[device];
 }
 
-int max_active_blocks_per_sm(const void* kernel, int block_threads, std::size_t dynamic_shared_bytes) {
+int max_active_blocks_per_sm(const void* kernel, int block_threads,
+                             std::size_t dynamic_shared_bytes) {
   using key = std::tuple<int, const void*, int, std::size_t>;
   static std::map<key, int> cache;
   return cached(cache, key{current_device(), kernel, block_threads, dynamic_shared_bytes}, [&] {
@@ -95,13 +97,13 @@ int max_cluster_blocks(const void* kernel, int block_threads) {
 }
 
 void prefer_shared_memory(const void* kernel) {
-  using key = std::pair<int, const void*>;
-  static std::map<key, int> done;  // the value is unused: the attribute is set once
-  cached(done, key{current_device(), kernel}, [&] {
-    PSCAN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                          cudaSharedmemCarveoutMaxShared));
-    return 0;
-  });
+  static std::set<std::pair<int, const void*>> done;
+  const std::pair<int, const void*> key{current_device(), kernel};
+  std::lock_guard<std::mutex> lock(cache_mutex);
+  if (done.count(key) != 0) return;
+  PSCAN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                        cudaSharedmemCarveoutMaxShared));
+  done.insert(key);
 }
 
 }  // namespace pscan::cuda

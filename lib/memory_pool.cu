@@ -20,7 +20,8 @@ cudaMemPool_t create_pool(int device) {
   cudaMemPool_t pool = nullptr;
   PSCAN_CUDA_CHECK(cudaMemPoolCreate(&pool, &props));
   std::uint64_t keep_everything = UINT64_MAX;
-  PSCAN_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_everything));
+  PSCAN_CUDA_CHECK(
+      cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_everything));
   return pool;
 }
 

@@ -98,7 +98,9 @@ __global__ void __launch_bounds__(chained_block<A, ITEMS>::threads,
   // out before anything waits; the inclusive prefix follows once the carry is in.
   auto carry_of = [&](const A& total) {
     const bool publisher = threadIdx.x == 0;
-    if (publisher && (Deterministic || tile > 0)) state.publish(tile, total, tile_status::aggregate);
+    if (publisher && (Deterministic || tile > 0)) {
+      state.publish(tile, total, tile_status::aggregate);
+    }
     block::carry_ready::sync();
     const cuda::tile_carry<A> carry{carry_has, carry_value[0]};
     if (!Deterministic && publisher) {
@@ -108,7 +110,7 @@ __global__ void __launch_bounds__(chained_block<A, ITEMS>::threads,
     return carry;
   };
   const std::int64_t offset = std::int64_t{tile} * tile_items;
-  const auto valid = static_cast<int>(n - offset < tile_items ? n - offset : tile_items);
+  const int valid = cuda::valid_items(n, offset, tile_items);
   block::tile::template run<Exclusive>(first + offset, out + offset, valid, op, storage, carry_of);
 }
 

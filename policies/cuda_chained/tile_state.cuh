@@ -49,7 +49,9 @@ class tile_state {
       const auto tag = static_cast<std::uint32_t>(words[0] >> 32);
       bool whole = (tag >> 1) == epoch;
 #pragma unroll
-      for (int c = 1; c < chunks; ++c) whole = whole && static_cast<std::uint32_t>(words[c] >> 32) == tag;
+      for (int c = 1; c < chunks; ++c) {
+        whole = whole && static_cast<std::uint32_t>(words[c] >> 32) == tag;
+      }
       if (!whole) return tile_status::empty;
       return (tag & 1u) ? tile_status::prefix : tile_status::aggregate;
     }
@@ -100,7 +102,8 @@ class tile_state {
     std::memcpy(bits, &value, sizeof(T));
 #pragma unroll
     for (int c = 0; c < chunks; ++c) {
-      device_atomic(words_[entry * entry_words + c]).store(tag << 32 | bits[c], ::cuda::memory_order_relaxed);
+      device_atomic(words_[entry * entry_words + c])
+          .store(tag << 32 | bits[c], ::cuda::memory_order_relaxed);
     }
   }
 
@@ -108,7 +111,8 @@ class tile_state {
     probe seen;
 #pragma unroll
     for (int c = 0; c < chunks; ++c) {
-      seen.words[c] = device_atomic(words_[entry * entry_words + c]).load(::cuda::memory_order_relaxed);
+      seen.words[c] =
+          device_atomic(words_[entry * entry_words + c]).load(::cuda::memory_order_relaxed);
     }
     return seen;
   }

@@ -16,7 +16,10 @@ struct tuning {
   // at <= 32 registers. Half as many tiles as 16 KiB ones means half as many look-backs, each a
   // few ~1 us L2 round trips.
   static constexpr int scan_threads = 256;
-  static constexpr int scan_items = sizeof(T) <= 4 ? 32 : sizeof(T) <= 8 ? 16 : sizeof(T) <= 16 ? 8 : 4;
+  static constexpr int scan_items = sizeof(T) <= 4    ? 32
+                                    : sizeof(T) <= 8  ? 16
+                                    : sizeof(T) <= 16 ? 8
+                                                      : 4;
   static constexpr int tile_items = scan_threads * scan_items;
   // Small inputs go in small tiles (two 16-byte units per thread: 8 KiB, a quarter of the large
   // tile, for types up to 16 bytes) while those number at most small_tiles_per_sm per SM: every

@@ -2,8 +2,9 @@
 // Block level (seed 001): every warp scans its lanes with shuffles, the warps' totals go through
 // shared memory, and each thread combines the totals of the warps before its own (at most 31
 // operations, no second barrier). One Barrier::sync (__syncthreads unless the block's scanning
-// warps are a subset with a named barrier) per call: callers sync before reusing the storage. `valid_threads` (default: all) lets a partial tile scan only threads
-// 0 .. valid_threads-1; the others never call op and their results are meaningless.
+// warps are a subset with a named barrier) per call: callers sync before reusing the storage.
+// `valid_threads` (default: all) lets a partial tile scan only threads 0 .. valid_threads-1; the
+// others never call op and their results are meaningless.
 
 #include <cuda_common/barrier.cuh>
 #include <cuda_common/utility.cuh>
@@ -27,7 +28,8 @@ struct block_scan {
                                 int valid_threads = BLOCK_THREADS) {
     bool has_warp_prefix;
     T warp_prefix;
-    const T in_warp = scan_warps(x, op, s, valid_threads, block_total, warp_prefix, has_warp_prefix);
+    const T in_warp =
+        scan_warps(x, op, s, valid_threads, block_total, warp_prefix, has_warp_prefix);
     return has_warp_prefix ? static_cast<T>(op(warp_prefix, in_warp)) : in_warp;
   }
 
@@ -38,7 +40,8 @@ struct block_scan {
                                 int valid_threads = BLOCK_THREADS) {
     bool has_warp_prefix;
     T warp_prefix;
-    const T in_warp = scan_warps(x, op, s, valid_threads, block_total, warp_prefix, has_warp_prefix);
+    const T in_warp =
+        scan_warps(x, op, s, valid_threads, block_total, warp_prefix, has_warp_prefix);
     const T lower = warp_shuffle_up(in_warp, 1);  // the lower lane's inclusive value
     if (lane_id() == 0) {
       has_prefix = has_warp_prefix;

@@ -23,7 +23,8 @@ void deallocate_temporary(void* p, std::size_t bytes, cudaStream_t stream,
 // queued on the stream) when the buffer goes out of scope.
 template <class T>
 class temporary_buffer {
-  static_assert(std::is_trivially_copyable_v<T>, "device temporaries hold trivially-copyable types");
+  static_assert(std::is_trivially_copyable_v<T>,
+                "device temporaries hold trivially-copyable types");
 
  public:
   temporary_buffer(std::size_t count, cudaStream_t stream, device_resource* resource)

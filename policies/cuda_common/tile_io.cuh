@@ -19,7 +19,8 @@ namespace pscan::cuda {
 
 // Items of T per 16-byte unit (1 when T does not divide 16: such types move one by one).
 template <class T>
-inline constexpr int unit_items_v = (sizeof(T) < 16 && 16 % sizeof(T) == 0) ? int(16 / sizeof(T)) : 1;
+inline constexpr int unit_items_v = (sizeof(T) < 16 && 16 % sizeof(T) == 0) ? int(16 / sizeof(T))
+                                                                            : 1;
 // Whether a unit is exactly 16 bytes, so it can move as one int4.
 template <class T>
 inline constexpr bool has_16_byte_units_v = sizeof(T) * unit_items_v<T> == 16;
@@ -28,8 +29,8 @@ inline constexpr bool has_16_byte_units_v = sizeof(T) * unit_items_v<T> == 16;
 // latency. A multiple of unit_items_v, so that units never straddle threads.
 template <class T>
 inline constexpr int items_per_64_bytes_v =
-    std::max(unit_items_v<T>,
-             std::clamp(static_cast<int>(64 / sizeof(T)), 1, 16) / unit_items_v<T> * unit_items_v<T>);
+    std::max(unit_items_v<T>, std::clamp(static_cast<int>(64 / sizeof(T)), 1, 16) /
+                                  unit_items_v<T> * unit_items_v<T>);
 // Whether It is a raw pointer to T, so its memory may be accessed as int4 when 16-byte aligned.
 template <class It, class T>
 inline constexpr bool is_pointer_to_v =
@@ -53,6 +54,23 @@ __device__ __forceinline__ void unpack_unit(int4 v, T* items) {
   std::memcpy(items, &v, 16);
 }
 
+// f(i, r) for each item i < valid of a warp's segment laid out as in load_warp_striped, r being
+// its place in the lane's registers: the path of partial segments and iterators other than
+// aligned raw pointers.
+template <int ITEMS, class T, class F>
+__device__ __forceinline__ void for_each_striped_item(int valid, F&& f) {
+  constexpr int K = unit_items_v<T>;
+  const int lane = lane_id();
+#pragma unroll
+  for (int j = 0; j < ITEMS / K; ++j) {
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int i = (lane + warp_threads * j) * K + k;
+      if (i < valid) f(i, j * K + k);
+    }
+  }
+}
+
 }  // namespace detail
 
 // One warp's segment of up to 32*ITEMS items, warp-striped in units of K = unit_items_v<T>:
@@ -67,18 +85,14 @@ __device__ __forceinline__ void load_warp_striped(InIt first, int valid, T (&ite
     if (valid >= warp_threads * ITEMS && detail::is_aligned_16(first)) {
       const int4* units = reinterpret_cast<const int4*>(first);
 #pragma unroll
-      for (int j = 0; j < ITEMS / K; ++j) detail::unpack_unit(units[lane + warp_threads * j], items + j * K);
+      for (int j = 0; j < ITEMS / K; ++j) {
+        detail::unpack_unit(units[lane + warp_threads * j], items + j * K);
+      }
       return;
     }
   }
-#pragma unroll
-  for (int j = 0; j < ITEMS / K; ++j) {
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-      const int i = (lane + warp_threads * j) * K + k;
-      if (i < valid) items[j * K + k] = static_cast<T>(first[i]);
-    }
-  }
+  detail::for_each_striped_item<ITEMS, T>(
+      valid, [&](int i, int r) { items[r] = static_cast<T>(first[i]); });
 }
 
 // The inverse of load_warp_striped: writes items < valid of the warp's segment.
@@ -91,18 +105,13 @@ __device__ __forceinline__ void store_warp_striped(OutIt out, int valid, const T
     if (valid >= warp_threads * ITEMS && detail::is_aligned_16(out)) {
       int4* units = reinterpret_cast<int4*>(out);
 #pragma unroll
-      for (int j = 0; j < ITEMS / K; ++j) units[lane + warp_threads * j] = detail::pack_unit(items + j * K);
+      for (int j = 0; j < ITEMS / K; ++j) {
+        units[lane + warp_threads * j] = detail::pack_unit(items + j * K);
+      }
       return;
     }
   }
-#pragma unroll
-  for (int j = 0; j < ITEMS / K; ++j) {
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-      const int i = (lane + warp_threads * j) * K + k;
-      if (i < valid) out[i] = items[j * K + k];
-    }
-  }
+  detail::for_each_striped_item<ITEMS, T>(valid, [&](int i, int r) { out[i] = items[r]; });
 }
 
 template <class T, int BLOCK_THREADS, int ITEMS>
@@ -131,7 +140,9 @@ struct tile_io {
 #pragma unroll
     for (int j = 0; j < thread_units; ++j) {
       const int unit = lane + warp_threads * j;
-      if (full || unit * unit_items < warp_valid) write_unit(region, unit, striped + j * unit_items);
+      if (full || unit * unit_items < warp_valid) {
+        write_unit(region, unit, striped + j * unit_items);
+      }
     }
     __syncwarp();
     if (full) {
@@ -155,7 +166,9 @@ struct tile_io {
     __syncwarp();  // the warp's previous use of its region is over
     if (full) {
 #pragma unroll
-      for (int j = 0; j < thread_units; ++j) write_unit(region, lane * thread_units + j, items + j * unit_items);
+      for (int j = 0; j < thread_units; ++j) {
+        write_unit(region, lane * thread_units + j, items + j * unit_items);
+      }
     } else {
 #pragma unroll
       for (int i = 0; i < ITEMS; ++i) {
@@ -164,18 +177,14 @@ struct tile_io {
     }
     __syncwarp();
     T striped[ITEMS];
+    if (full) {
 #pragma unroll
-    for (int j = 0; j < thread_units; ++j) {
-      const int unit = lane + warp_threads * j;
-      if (full) {
-        read_unit(region, unit, striped + j * unit_items);
-      } else {
-#pragma unroll
-        for (int k = 0; k < unit_items; ++k) {
-          const int i = unit * unit_items + k;
-          if (i < warp_valid) striped[j * unit_items + k] = region[position(i)];
-        }
+      for (int j = 0; j < thread_units; ++j) {
+        read_unit(region, lane + warp_threads * j, striped + j * unit_items);
       }
+    } else {
+      detail::for_each_striped_item<ITEMS, T>(
+          warp_valid, [&](int i, int r) { striped[r] = region[position(i)]; });
     }
     store_warp_striped(tile_out + warp_id() * warp_items, warp_valid, striped);
   }
@@ -206,14 +215,8 @@ struct tile_io {
         return;
       }
     }
-#pragma unroll
-    for (int j = 0; j < thread_units; ++j) {
-#pragma unroll
-      for (int k = 0; k < unit_items; ++k) {
-        const int i = (lane + warp_threads * j) * unit_items + k;
-        if (i < warp_valid) region[position(i)] = static_cast<T>(first[i]);
-      }
-    }
+    detail::for_each_striped_item<ITEMS, T>(
+        warp_valid, [&](int i, int) { region[position(i)] = static_cast<T>(first[i]); });
     __syncwarp();
   }
 
@@ -230,25 +233,23 @@ struct tile_io {
         int4* units = reinterpret_cast<int4*>(out);
         const int4* slots = reinterpret_cast<const int4*>(region);
 #pragma unroll
-        for (int j = 0; j < thread_units; ++j) units[lane + warp_threads * j] = slots[slot(lane + warp_threads * j)];
+        for (int j = 0; j < thread_units; ++j) {
+          units[lane + warp_threads * j] = slots[slot(lane + warp_threads * j)];
+        }
         return;
       }
     }
-#pragma unroll
-    for (int j = 0; j < thread_units; ++j) {
-#pragma unroll
-      for (int k = 0; k < unit_items; ++k) {
-        const int i = (lane + warp_threads * j) * unit_items + k;
-        if (i < warp_valid) out[i] = region[position(i)];
-      }
-    }
+    detail::for_each_striped_item<ITEMS, T>(warp_valid,
+                                            [&](int i, int) { out[i] = region[position(i)]; });
   }
 
  private:
   // Thread t's ITEMS of a full warp segment in `region`.
   __device__ static void read_blocked(T* region, T (&items)[ITEMS]) {
 #pragma unroll
-    for (int j = 0; j < thread_units; ++j) read_unit(region, lane_id() * thread_units + j, items + j * unit_items);
+    for (int j = 0; j < thread_units; ++j) {
+      read_unit(region, lane_id() * thread_units + j, items + j * unit_items);
+    }
   }
 
  public:

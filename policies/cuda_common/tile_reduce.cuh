@@ -67,7 +67,7 @@ struct block_range_reduce {
     T acc;
     for (std::int64_t seg = begin; seg < end; ++seg) {
       const std::int64_t offset = seg * warp_items;
-      const int valid = static_cast<int>(min(count - offset, static_cast<std::int64_t>(warp_items)));
+      const int valid = valid_items(count, offset, warp_items);
       const T part = warp_segment_reduce<ITEMS, T>(first + offset, valid, op);
       acc = has ? static_cast<T>(op(acc, part)) : part;
       has = true;

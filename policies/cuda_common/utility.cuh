@@ -16,8 +16,15 @@ PSCAN_HOST_DEVICE constexpr I ceil_div(I a, I b) {
   return (a + b - 1) / b;
 }
 
+// Items in the piece of at most `piece_items` that starts at `offset` (< n) of a range of n.
+PSCAN_HOST_DEVICE constexpr int valid_items(std::int64_t n, std::int64_t offset, int piece_items) {
+  return n - offset < piece_items ? static_cast<int>(n - offset) : piece_items;
+}
+
 // Kernels of pscan use one-dimensional blocks, so the lane is the low 5 bits of threadIdx.x.
-__device__ __forceinline__ int lane_id() { return static_cast<int>(threadIdx.x) & (warp_threads - 1); }
+__device__ __forceinline__ int lane_id() {
+  return static_cast<int>(threadIdx.x) & (warp_threads - 1);
+}
 __device__ __forceinline__ int warp_id() { return static_cast<int>(threadIdx.x) / warp_threads; }
 
 // N objects of type T in shared memory without running constructors (__shared__ variables cannot

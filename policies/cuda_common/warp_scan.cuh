@@ -15,7 +15,8 @@ namespace detail {
 // Applies a 32-bit shuffle to each word of x.
 template <class T, class Shuffle>
 __device__ __forceinline__ T shuffle_words(const T& x, Shuffle shuffle) {
-  static_assert(std::is_trivially_copyable_v<T>, "pscan: GPU value types must be trivially copyable");
+  static_assert(std::is_trivially_copyable_v<T>,
+                "pscan: GPU value types must be trivially copyable");
   constexpr int words = static_cast<int>((sizeof(T) + 3) / 4);
   unsigned w[words] = {};
   std::memcpy(w, &x, sizeof(T));
@@ -31,19 +32,22 @@ __device__ __forceinline__ T shuffle_words(const T& x, Shuffle shuffle) {
 // The value of x in lane src_lane. All 32 lanes must take part (as in every function here).
 template <class T>
 __device__ __forceinline__ T warp_shuffle(const T& x, int src_lane) {
-  return detail::shuffle_words(x, [=](unsigned w) { return __shfl_sync(full_warp_mask, w, src_lane); });
+  return detail::shuffle_words(
+      x, [=](unsigned w) { return __shfl_sync(full_warp_mask, w, src_lane); });
 }
 
 // The value of x in lane (lane - delta); lanes below delta get their own x back.
 template <class T>
 __device__ __forceinline__ T warp_shuffle_up(const T& x, int delta) {
-  return detail::shuffle_words(x, [=](unsigned w) { return __shfl_up_sync(full_warp_mask, w, delta); });
+  return detail::shuffle_words(
+      x, [=](unsigned w) { return __shfl_up_sync(full_warp_mask, w, delta); });
 }
 
 // The value of x in lane (lane ^ mask).
 template <class T>
 __device__ __forceinline__ T warp_shuffle_xor(const T& x, int mask) {
-  return detail::shuffle_words(x, [=](unsigned w) { return __shfl_xor_sync(full_warp_mask, w, mask); });
+  return detail::shuffle_words(
+      x, [=](unsigned w) { return __shfl_xor_sync(full_warp_mask, w, mask); });
 }
 
 // Inclusive scan over lanes 0 .. valid_lanes-1 (Kogge-Stone: lane i combines only with lanes < i,

@@ -35,7 +35,7 @@ __global__ void __launch_bounds__(tuning<A>::block_threads)
   const std::int64_t offset = tile * cfg::tile_items;
   if (offset >= n) return;
   bool has_total;
-  const A total = range::reduce(first + offset, min(n - offset, std::int64_t{cfg::tile_items}), op,
+  const A total = range::reduce(first + offset, cuda::valid_items(n, offset, cfg::tile_items), op,
                                 storage, has_total);
   if (threadIdx.x == 0) totals[tile] = total;
 }
@@ -45,7 +45,8 @@ __global__ void __launch_bounds__(tuning<A>::block_threads)
 // the first downsweep reads still find them in L2 (up to its size, less DRAM traffic).
 template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
 __global__ void __launch_bounds__(tuning<A>::block_threads)
-    downsweep_kernel(InIt first, std::int64_t n, OutIt out, const A* scanned_totals, A init, Op op) {
+    downsweep_kernel(InIt first, std::int64_t n, OutIt out, const A* scanned_totals, A init,
+                     Op op) {
   using cfg = tuning<A>;
   using agent = cuda::tile_scan<A, cfg::block_threads, cfg::items>;
   __shared__ typename agent::storage storage;
@@ -84,7 +85,8 @@ void scan_level(InIt first, std::int64_t n, OutIt out, const A& init, Op op, A* 
   A* totals = nullptr;
   if (tiles > 1) {
     totals = scratch;
-    upsweep_kernel<A><<<cuda::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, totals, op);
+    upsweep_kernel<A>
+        <<<cuda::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, totals, op);
     PSCAN_CUDA_CHECK_LAUNCH();
     // totals[t] becomes init op total[0] op ... op total[t]: the carry-in of tile t + 1.
     scan_level<false, HasInit, A>(totals, tiles, totals, init, op, scratch + padded_totals(tiles),

@@ -85,8 +85,8 @@ class counting_resource : public pscan::cuda::device_resource {
 
 TEST_CASE_TEMPLATE("cuda_multipass scans and reduce across recursion levels", T, span8, span16) {
   constexpr long long tile = pscan::multipass::tuning<T>::tile_items;
-  for (long long n : {1LL, 2LL, tile - 1, tile, tile + 1, 5 * tile + 3, tile * tile, tile * tile + 1,
-                      tile * (tile + 1) + 1}) {
+  for (long long n : {1LL, 2LL, tile - 1, tile, tile + 1, 5 * tile + 3, tile * tile,
+                      tile * tile + 1, tile * (tile + 1) + 1}) {
     check_scans_at<T>(n, 0);
     check_scans_at<T>(n, 1);  // misaligned: no 16-byte vector accesses
   }

@@ -67,7 +67,8 @@ inline bool operator==(const affine& l, const affine& r) { return l.a == r.a && 
 // An odd slope keeps every composition invertible (no collapse to a constant map).
 template <class Random>
 affine random_affine(Random& random) {
-  return {static_cast<std::uint32_t>(random.next()) | 1u, static_cast<std::uint32_t>(random.next())};
+  return {static_cast<std::uint32_t>(random.next()) | 1u,
+          static_cast<std::uint32_t>(random.next())};
 }
 
 // The interval types of the cuda_common and cuda_multipass unit tests.

@@ -32,7 +32,10 @@ device_buffer<T> upload_spans(long long count, long long first) {
   for (long long i = 0; i < count; ++i) v[i] = make_interval<T>(first + i, first + i);
   return conformance::device_memory::upload(v);
 }
-void finish() { TEST_CUDA(cudaStreamSynchronize(conformance::test_stream())); TEST_CUDA(cudaGetLastError()); }
+void finish() {
+  TEST_CUDA(cudaStreamSynchronize(conformance::test_stream()));
+  TEST_CUDA(cudaGetLastError());
+}
 
 // Warp w (of 32) scans and reduces lanes [32w + lane] fully and over its first w + 1 lanes.
 template <class T>
@@ -47,7 +50,8 @@ __global__ void warp_kernel(T* scan, T* reduce, T* scan_part, T* reduce_part) {
 
 template <class T, int B>
 __global__ void block_kernel(int valid, unsigned warp_mask, T* inclusive, T* exclusive,
-                             int* has_prefix, T* totals, T* reduced, T* warp_totals, int* has_total) {
+                             int* has_prefix, T* totals, T* reduced, T* warp_totals,
+                             int* has_total) {
   __shared__ typename cu::block_scan<T, B>::storage scan_storage;
   __shared__ typename cu::block_reduce<T, B>::storage reduce_storage;
   const int t = threadIdx.x;
@@ -65,8 +69,8 @@ __global__ void block_kernel(int valid, unsigned warp_mask, T* inclusive, T* exc
   // Present warps (warp_mask) carry consecutive values; absent ones must be skipped.
   const int warp = cu::warp_id();
   const int rank = __popc(warp_mask & ((1u << warp) - 1));
-  warp_totals[t] = cu::block_reduce<T, B>::warp_totals(make_interval<T>(rank, rank), (warp_mask >> warp) & 1,
-                                                       join{}, reduce_storage, has);
+  warp_totals[t] = cu::block_reduce<T, B>::warp_totals(
+      make_interval<T>(rank, rank), (warp_mask >> warp) & 1, join{}, reduce_storage, has);
   has_total[t] = has;
 }
 
@@ -101,7 +105,8 @@ template <class T, int B, int ITEMS, class InIt>
 __global__ void range_kernel(InIt in, long long count, T* result, int* has) {
   __shared__ typename cu::block_range_reduce<T, B, ITEMS>::storage storage;
   bool has_total;
-  const T total = cu::block_range_reduce<T, B, ITEMS>::reduce(in, count, join{}, storage, has_total);
+  const T total =
+      cu::block_range_reduce<T, B, ITEMS>::reduce(in, count, join{}, storage, has_total);
   if (threadIdx.x == 0) { *result = total; *has = has_total; }
 }
 
@@ -111,10 +116,11 @@ __global__ void range_kernel(InIt in, long long count, T* result, int* has) {
 
 TEST_CASE_TEMPLATE("warp_inclusive_scan and warp_reduce, full and partial", T, SPAN_TYPES) {
   device_buffer<T> scan(1024), reduce(1024), scan_part(1024), reduce_part(1024);
-  warp_kernel<T><<<1, 1024, 0, conformance::test_stream()>>>(scan.begin(), reduce.begin(),
-                                                             scan_part.begin(), reduce_part.begin());
+  warp_kernel<T><<<1, 1024, 0, conformance::test_stream()>>>(
+      scan.begin(), reduce.begin(), scan_part.begin(), reduce_part.begin());
   finish();
-  const auto s = download(scan), r = download(reduce), sp = download(scan_part), rp = download(reduce_part);
+  const auto s = download(scan), r = download(reduce), sp = download(scan_part),
+             rp = download(reduce_part);
   for (int t = 0; t < 1024; ++t) {
     const int w = t / 32, lane = t % 32, valid = w + 1;
     CHECK(is(s[t], 32 * w, t));
@@ -161,8 +167,8 @@ TEST_CASE_TEMPLATE("block_scan and block_reduce, full and partial blocks", T, SP
 TEST_CASE_TEMPLATE("thread_reduce and thread scans over a valid prefix", T, SPAN_TYPES) {
   constexpr int N = 5, threads = 64;
   device_buffer<T> reduced(threads), inclusive(threads * N), exclusive(threads * N);
-  thread_kernel<T, N><<<1, threads, 0, conformance::test_stream()>>>(reduced.begin(), inclusive.begin(),
-                                                                     exclusive.begin());
+  thread_kernel<T, N><<<1, threads, 0, conformance::test_stream()>>>(
+      reduced.begin(), inclusive.begin(), exclusive.begin());
   finish();
   const auto r = download(reduced), in = download(inclusive), ex = download(exclusive);
   for (int t = 0; t < threads; ++t) {
@@ -196,10 +202,12 @@ void check_tile(InIt in, int valid, int out_shift) {
   }
 }
 
-TEST_CASE_TEMPLATE("tile_io load and store: vectors, scalars, fancy iterators, partial tiles", T, SPAN_TYPES) {
+TEST_CASE_TEMPLATE("tile_io load and store: vectors, scalars, fancy iterators, partial tiles", T,
+                   SPAN_TYPES) {
   constexpr int B = 128, ITEMS = 8, tile = B * ITEMS;
   const auto aligned = upload_spans<T>(tile, 0);
-  const auto shifted = upload_spans<T>(tile + 1, -1);  // element 1 is [0, 0]: misaligned for 16-byte units
+  const auto shifted =
+      upload_spans<T>(tile + 1, -1);  // element 1 is [0, 0]: misaligned for 16-byte units
   const auto fancy = pscan::detail::make_index_iterator(interval_at<T>{0});
   for (int valid : {tile, tile - 1, 1, 31, 32, 33, 257, 600}) {
     check_tile<T, B, ITEMS>(aligned.begin(), valid, 0);
@@ -214,7 +222,8 @@ void check_range(InIt in, long long count) {
   CAPTURE(count);
   device_buffer<T> result(1);
   device_buffer<int> has(1);
-  range_kernel<T, B, ITEMS><<<1, B, 0, conformance::test_stream()>>>(in, count, result.begin(), has.begin());
+  range_kernel<T, B, ITEMS>
+      <<<1, B, 0, conformance::test_stream()>>>(in, count, result.begin(), has.begin());
   finish();
   CHECK(download(has)[0] == (count > 0));
   if (count > 0) CHECK(is(download(result)[0], 0, count - 1));
@@ -225,8 +234,8 @@ TEST_CASE_TEMPLATE("block_range_reduce over ranges of any length", T, SPAN_TYPES
   const long long longest = 20 * B * ITEMS + 17;
   const auto aligned = upload_spans<T>(longest, 0);
   const auto shifted = upload_spans<T>(longest + 1, -1);  // shifted[1 + i] = [i, i]
-  for (long long count : {0LL, 1LL, 31LL, 33LL, warp_items - 1LL, 1LL * warp_items, warp_items + 1LL,
-                          1LL * B * ITEMS, 3LL * B * ITEMS + 5, longest}) {
+  for (long long count : {0LL, 1LL, 31LL, 33LL, warp_items - 1LL, 1LL * warp_items,
+                          warp_items + 1LL, 1LL * B * ITEMS, 3LL * B * ITEMS + 5, longest}) {
     check_range<T, B, ITEMS>(aligned.begin(), count);
     check_range<T, B, ITEMS>(shifted.begin() + 1, count);
     check_range<T, B, ITEMS>(pscan::detail::make_index_iterator(interval_at<T>{0}), count);
