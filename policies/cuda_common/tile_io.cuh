@@ -19,8 +19,8 @@ namespace pscan::cuda {
 
 // Items of T per 16-byte unit (1 when T does not divide 16: such types move one by one).
 template <class T>
-inline constexpr int unit_items_v = (sizeof(T) < 16 && 16 % sizeof(T) == 0) ? int(16 / sizeof(T))
-                                                                            : 1;
+inline constexpr int unit_items_v =
+    (sizeof(T) < 16 && 16 % sizeof(T) == 0) ? int(16 / sizeof(T)) : 1;
 // Whether a unit is exactly 16 bytes, so it can move as one int4.
 template <class T>
 inline constexpr bool has_16_byte_units_v = sizeof(T) * unit_items_v<T> == 16;
@@ -54,23 +54,6 @@ __device__ __forceinline__ void unpack_unit(int4 v, T* items) {
   std::memcpy(items, &v, 16);
 }
 
-// f(i, r) for each item i < valid of a warp's segment laid out as in load_warp_striped, r being
-// its place in the lane's registers: the path of partial segments and iterators other than
-// aligned raw pointers.
-template <int ITEMS, class T, class F>
-__device__ __forceinline__ void for_each_striped_item(int valid, F&& f) {
-  constexpr int K = unit_items_v<T>;
-  const int lane = lane_id();
-#pragma unroll
-  for (int j = 0; j < ITEMS / K; ++j) {
-#pragma unroll
-    for (int k = 0; k < K; ++k) {
-      const int i = (lane + warp_threads * j) * K + k;
-      if (i < valid) f(i, j * K + k);
-    }
-  }
-}
-
 }  // namespace detail
 
 // One warp's segment of up to 32*ITEMS items, warp-striped in units of K = unit_items_v<T>:
@@ -91,8 +74,14 @@ __device__ __forceinline__ void load_warp_striped(InIt first, int valid, T (&ite
       return;
     }
   }
-  detail::for_each_striped_item<ITEMS, T>(
-      valid, [&](int i, int r) { items[r] = static_cast<T>(first[i]); });
+#pragma unroll
+  for (int j = 0; j < ITEMS / K; ++j) {
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int i = (lane + warp_threads * j) * K + k;
+      if (i < valid) items[j * K + k] = static_cast<T>(first[i]);
+    }
+  }
 }
 
 // The inverse of load_warp_striped: writes items < valid of the warp's segment.
@@ -111,7 +100,14 @@ __device__ __forceinline__ void store_warp_striped(OutIt out, int valid, const T
       return;
     }
   }
-  detail::for_each_striped_item<ITEMS, T>(valid, [&](int i, int r) { out[i] = items[r]; });
+#pragma unroll
+  for (int j = 0; j < ITEMS / K; ++j) {
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const int i = (lane + warp_threads * j) * K + k;
+      if (i < valid) out[i] = items[j * K + k];
+    }
+  }
 }
 
 template <class T, int BLOCK_THREADS, int ITEMS>
@@ -177,14 +173,18 @@ struct tile_io {
     }
     __syncwarp();
     T striped[ITEMS];
-    if (full) {
 #pragma unroll
-      for (int j = 0; j < thread_units; ++j) {
-        read_unit(region, lane + warp_threads * j, striped + j * unit_items);
+    for (int j = 0; j < thread_units; ++j) {
+      const int unit = lane + warp_threads * j;
+      if (full) {
+        read_unit(region, unit, striped + j * unit_items);
+      } else {
+#pragma unroll
+        for (int k = 0; k < unit_items; ++k) {
+          const int i = unit * unit_items + k;
+          if (i < warp_valid) striped[j * unit_items + k] = region[position(i)];
+        }
       }
-    } else {
-      detail::for_each_striped_item<ITEMS, T>(
-          warp_valid, [&](int i, int r) { striped[r] = region[position(i)]; });
     }
     store_warp_striped(tile_out + warp_id() * warp_items, warp_valid, striped);
   }
@@ -215,8 +215,14 @@ struct tile_io {
         return;
       }
     }
-    detail::for_each_striped_item<ITEMS, T>(
-        warp_valid, [&](int i, int) { region[position(i)] = static_cast<T>(first[i]); });
+#pragma unroll
+    for (int j = 0; j < thread_units; ++j) {
+#pragma unroll
+      for (int k = 0; k < unit_items; ++k) {
+        const int i = (lane + warp_threads * j) * unit_items + k;
+        if (i < warp_valid) region[position(i)] = static_cast<T>(first[i]);
+      }
+    }
     __syncwarp();
   }
 
@@ -239,8 +245,14 @@ struct tile_io {
         return;
       }
     }
-    detail::for_each_striped_item<ITEMS, T>(warp_valid,
-                                            [&](int i, int) { out[i] = region[position(i)]; });
+#pragma unroll
+    for (int j = 0; j < thread_units; ++j) {
+#pragma unroll
+      for (int k = 0; k < unit_items; ++k) {
+        const int i = (lane + warp_threads * j) * unit_items + k;
+        if (i < warp_valid) out[i] = region[position(i)];
+      }
+    }
   }
 
  private:

@@ -76,10 +76,10 @@ struct tile_scan {
   template <bool Exclusive, class InIt, class OutIt, class Op, class CarryOf>
   __device__ static void run_at(InIt in, std::int64_t n, std::int64_t offset, OutIt out, Op op,
                                 storage& s, CarryOf&& carry_of) {
-    const int valid = valid_items(n, offset, tile_items);
-    if (valid == tile_items) {
+    if (n - offset >= tile_items) {
       run<Exclusive, true>(in + offset, out + offset, tile_items, op, s, carry_of);
     } else {
+      const int valid = static_cast<int>(n - offset);
       run<Exclusive, false>(in + offset, out + offset, valid, op, s, carry_of);
     }
   }

@@ -35,7 +35,7 @@ __global__ void __launch_bounds__(tuning<A>::block_threads)
   const std::int64_t offset = tile * cfg::tile_items;
   if (offset >= n) return;
   bool has_total;
-  const A total = range::reduce(first + offset, cuda::valid_items(n, offset, cfg::tile_items), op,
+  const A total = range::reduce(first + offset, min(n - offset, std::int64_t{cfg::tile_items}), op,
                                 storage, has_total);
   if (threadIdx.x == 0) totals[tile] = total;
 }

@@ -7,9 +7,10 @@
 #   sub2   sub4   sub8: 2, 4, 8 waves' worth of blocks, same fixed shares (smaller): blocks
 #          that finish early are replaced, so a slow SM holds up less of the input
 #   it32   base with 128 bytes per thread per step for 4-byte types (32 items) instead of 64
-#   head   the policies of commit REV (`variants.sh build REV`, REV = 00e451f): the scans before
-#          this session's tile_io change (the partial-segment loops shared through one helper),
-#          which changes the code of the chained kernel's partial tile (`variants.sh scans`)
+#   head   the policies of commit REV (`variants.sh build REV`, REV = 00e451f), for an A/B of the
+#          scans (`variants.sh scans`) against commit 962bdf7, whose tile_io shared its partial-
+#          segment loops through one helper taking a lambda: that changed the chained kernels'
+#          code (the deterministic float kernel spilled 4 bytes) and was reverted (run 1, H100)
 source docs/experiments/variants_lib.sh
 waves() { sub cuda_common/tile_reduce.cuh \
   'std::max(1, max_active_blocks_per_sm(kernel, BLOCK_THREADS));' \
