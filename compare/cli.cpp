@@ -297,7 +297,8 @@ Usage: pscan-compare [options]
                    (default: all built in)
   --cpu-only | --gpu-only
   --runs N         timed runs per cell (default 10); --warmup N (default 2)
-  --budget S       seconds per implementation and cell before runs are cut, never below 3 (default 1)
+  --budget S       seconds per implementation and cell beyond which its runs are cut, to no
+                   fewer than 3 (default 1)
   --seq-max N      largest size at which pscan::seq is timed (default 2^20)
   --preset NAME    default | seeds (Harris' and LightScan's tables)
   --csv F --json F --md F   write results (with provenance)
