@@ -6,7 +6,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -97,13 +96,13 @@ int max_cluster_blocks(const void* kernel, int block_threads) {
 }
 
 void prefer_shared_memory(const void* kernel) {
-  static std::set<std::pair<int, const void*>> done;
-  const std::pair<int, const void*> key{current_device(), kernel};
-  std::lock_guard<std::mutex> lock(cache_mutex);
-  if (done.count(key) != 0) return;
-  PSCAN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                        cudaSharedmemCarveoutMaxShared));
-  done.insert(key);
+  using key = std::pair<int, const void*>;
+  static std::map<key, int> carveout;  // the carveout asked for, per device and kernel
+  cached(carveout, key{current_device(), kernel}, [&] {
+    PSCAN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                          cudaSharedmemCarveoutMaxShared));
+    return static_cast<int>(cudaSharedmemCarveoutMaxShared);
+  });
 }
 
 }  // namespace pscan::cuda

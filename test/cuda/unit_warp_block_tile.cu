@@ -206,8 +206,8 @@ TEST_CASE_TEMPLATE("tile_io load and store: vectors, scalars, fancy iterators, p
                    SPAN_TYPES) {
   constexpr int B = 128, ITEMS = 8, tile = B * ITEMS;
   const auto aligned = upload_spans<T>(tile, 0);
-  const auto shifted =
-      upload_spans<T>(tile + 1, -1);  // element 1 is [0, 0]: misaligned for 16-byte units
+  // Element 1 is [0, 0]: misaligned for 16-byte units.
+  const auto shifted = upload_spans<T>(tile + 1, -1);
   const auto fancy = pscan::detail::make_index_iterator(interval_at<T>{0});
   for (int valid : {tile, tile - 1, 1, 31, 32, 33, 257, 600}) {
     check_tile<T, B, ITEMS>(aligned.begin(), valid, 0);
