@@ -22,14 +22,28 @@ namespace pscan::chained {
 
 inline constexpr int tree_radix_bits = 5;  // 32 children: one lane each
 // Tile ids below 32^5 = 2^25 (the host checks): 2^25 tiles of even 1-byte values exceed any
-// GPU's memory. Fewer levels, fewer registers held across the polls.
-inline constexpr int tree_levels = 5;
-inline constexpr std::uint64_t tree_max_tiles = std::uint64_t{1} << (tree_radix_bits * tree_levels);
+// GPU's memory.
+inline constexpr int max_tree_levels = 5;
+inline constexpr std::uint64_t tree_max_tiles =
+    std::uint64_t{1} << (tree_radix_bits * max_tree_levels);
 
-// Entries of a tree over `tiles` tiles: the complete nodes of every level, level after level.
+// The levels of the tree a scan of `tiles` tiles uses: 2, 3 or max_tree_levels, the fewest that
+// cover them. Every level costs the look-back warp registers and a branch in each round of
+// polls, which delays the carries (docs/tuning-chained.md, eleventh round); 4 levels spill for
+// 8-byte types at 32 registers, where 5 do not.
+constexpr int tree_levels_for(std::uint64_t tiles) {
+  return tiles <= 1u << (2 * tree_radix_bits)   ? 2
+         : tiles <= 1u << (3 * tree_radix_bits) ? 3
+                                                : max_tree_levels;
+}
+
+// Entries of a tree over `tiles` tiles: the complete nodes of every level, level after level
+// (room for max_tree_levels, whatever the tree uses).
 __host__ __device__ constexpr std::uint64_t tree_entries(std::uint64_t tiles) {
   std::uint64_t entries = 0;
-  for (int level = 0; level < tree_levels; ++level) entries += tiles >> (tree_radix_bits * level);
+  for (int level = 0; level < max_tree_levels; ++level) {
+    entries += tiles >> (tree_radix_bits * level);
+  }
   return entries;
 }
 
@@ -39,11 +53,12 @@ __device__ inline std::uint64_t tree_entry(int level, std::uint64_t node, std::u
   return first + node;
 }
 
-// Run by all 32 lanes of one warp of tile `tile` (of `tiles`), beside the tile's data warps:
-// whoever holds the tile's aggregate publishes node (0, tile), and this warp may start before.
-// Publishes the nodes of higher levels that end at this tile, then returns in every lane whether
-// the tile has predecessors and, if so, value(0) op ... op value(tile - 1) in `prefix`.
-template <class T, class Op>
+// Run by all 32 lanes of one warp of tile `tile` (of `tiles` <= 32^Levels), beside the tile's
+// data warps: whoever holds the tile's aggregate publishes node (0, tile), and this warp may
+// start before. Publishes the nodes of higher levels that end at this tile, then returns in every
+// lane whether the tile has predecessors and, if so, value(0) op ... op value(tile - 1) in
+// `prefix`.
+template <int Levels, class T, class Op>
 __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, std::uint32_t tiles,
                               Op op, backoff wait, T& prefix) {
   const int lane = cuda::lane_id();
@@ -68,15 +83,15 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
   int published = 0;  // levels 1 .. published of this tile's nodes are out
   // This lane's node of each level, kept as a value (not the polled tagged words: the 8-byte
   // tree would spill at 6 blocks per SM); bit l of `in` says it is in.
-  T node[tree_levels] = {};
+  T node[Levels] = {};
   unsigned int in = 0;
   // Bit l: every node level l needs is in. Nodes are published once per epoch, so a complete
   // level is never polled again: a round of polls waits only on the levels still missing.
-  constexpr unsigned int all_levels = (1u << tree_levels) - 1;
+  constexpr unsigned int all_levels = (1u << Levels) - 1;
   unsigned int complete = 0;
   for (backoff poll_wait = wait;; poll_wait.pause()) {
 #pragma unroll
-    for (int l = 0; l < tree_levels; ++l) {
+    for (int l = 0; l < Levels; ++l) {
       if ((complete >> l & 1u) == 0) {
         // A published node never changes: poll only the ones still missing.
         if (lane < polled(l) && (in >> l & 1u) == 0) {
@@ -90,7 +105,7 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
       }
       const unsigned int up_to_l = (2u << l) - 1;
       if ((complete & up_to_l) == up_to_l && l == published && digit(l) == 31 &&
-          l + 1 < tree_levels) {
+          l + 1 < Levels) {
         const T own = l == 0 ? cuda::warp_shuffle(node[0], 31) : right;
         right = static_cast<T>(op(level_value(l, node[l]), own));
         if (lane == 0) {
@@ -106,7 +121,7 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
   // The prefix: level(top) op (... op level(0)), each level's nodes combined in lane order.
   bool has = false;
 #pragma unroll
-  for (int l = 0; l < tree_levels; ++l) {
+  for (int l = 0; l < Levels; ++l) {
     if (digit(l) == 0) continue;
     const T level = level_value(l, node[l]);
     prefix = has ? static_cast<T>(op(level, prefix)) : level;

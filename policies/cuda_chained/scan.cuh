@@ -43,6 +43,16 @@ inline constexpr bool grouping_free_v =
                 std::multiplies<A>, std::bit_and<>, std::bit_and<A>, std::bit_or<>,
                 std::bit_or<A>, std::bit_xor<>, std::bit_xor<A>>;
 
+// f(std::integral_constant<int, tree_levels_for(tiles)>{}).
+template <class F>
+void with_tree_levels(std::uint64_t tiles, F&& f) {
+  switch (tree_levels_for(tiles)) {
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    default: return f(std::integral_constant<int, max_tree_levels>{});
+  }
+}
+
 // The chained kernel over tiles of ITEMS items per thread.
 template <int ITEMS, bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
 void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const A& init, Op op) {
@@ -66,10 +76,12 @@ void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const 
   };
   if constexpr (may_need_tree) {
     if (tree) {
-      return launch(&chained_scan_kernel<Exclusive, HasInit, true, ITEMS, A, InIt, OutIt, Op>);
+      return with_tree_levels(tiles, [&](auto levels) {
+        launch(&chained_scan_kernel<Exclusive, HasInit, levels, ITEMS, A, InIt, OutIt, Op>);
+      });
     }
   }
-  launch(&chained_scan_kernel<Exclusive, HasInit, false, ITEMS, A, InIt, OutIt, Op>);
+  launch(&chained_scan_kernel<Exclusive, HasInit, 0, ITEMS, A, InIt, OutIt, Op>);
 }
 
 // The cluster kernel over `tiles` one-block tiles; false (nothing launched) when the device

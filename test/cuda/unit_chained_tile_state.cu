@@ -66,8 +66,9 @@ __global__ void lookback_each(tile_state<T> state, std::uint32_t first_tile, T* 
   if (threadIdx.x == 0) prefixes[blockIdx.x] = prefix;
 }
 
-// The look-back protocol alone, one warp per tile, tile ids from the ticket counter.
-template <class T, bool Deterministic>
+// The look-back protocol alone, one warp per tile, tile ids from the ticket counter: the
+// decoupled look-back (TreeLevels 0) or the tree of TreeLevels levels.
+template <class T, int TreeLevels>
 __global__ void chained_warps(tile_state<T> state, std::uint32_t tiles, T* prefixes,
                               std::uint8_t* has) {
   __shared__ std::uint32_t tile;
@@ -77,9 +78,10 @@ __global__ void chained_warps(tile_state<T> state, std::uint32_t tiles, T* prefi
   const backoff wait{32, 256};
   T prefix = aggregate;
   bool has_prefix = tile > 0;
-  if constexpr (Deterministic) {
+  if constexpr (TreeLevels > 0) {
     if (threadIdx.x == 0) state.publish(tile, aggregate, tile_status::aggregate);  // node (0, tile)
-    has_prefix = pscan::chained::tree_lookback(state, tile, tiles, join{}, wait, prefix);
+    has_prefix =
+        pscan::chained::tree_lookback<TreeLevels>(state, tile, tiles, join{}, wait, prefix);
   } else if (tile == 0) {
     if (threadIdx.x == 0) state.publish(0, aggregate, tile_status::prefix);
   } else {
@@ -221,22 +223,18 @@ TEST_CASE_TEMPLATE("decoupled look-back combines in index order from the nearest
   }
 }
 
-// Runs the look-back protocol over `tiles` tiles on a buffer whose every entry holds a wrong
-// prefix from an older epoch, and checks every tile's prefix.
-template <class T>
-void check_protocol(int tiles, bool deterministic) {
-  INFO("tiles: ", tiles, ", deterministic: ", deterministic);
-  const std::uint64_t entries = deterministic ? pscan::chained::tree_entries(tiles) : tiles;
+// Runs the look-back protocol (TreeLevels as chained_warps) over `tiles` tiles on a buffer whose
+// every entry holds a wrong prefix from an older epoch, and checks every tile's prefix.
+template <class T, int TreeLevels>
+void check_protocol(int tiles) {
+  INFO("tiles: ", tiles, ", tree levels: ", TreeLevels);
+  const std::uint64_t entries = TreeLevels > 0 ? pscan::chained::tree_entries(tiles) : tiles;
   state_buffer<T> buffer(entries);
   std::vector<T> wrong(entries, make_interval<T>(0, 1));
   publish(buffer, 6, wrong, std::vector<tile_status>(entries, tile_status::prefix));
   device_buffer<T> prefixes(tiles);
   device_buffer<std::uint8_t> has(tiles);
-  if (deterministic) {
-    chained_warps<T, true><<<tiles, 32>>>(buffer.view(7), tiles, prefixes.begin(), has.begin());
-  } else {
-    chained_warps<T, false><<<tiles, 32>>>(buffer.view(7), tiles, prefixes.begin(), has.begin());
-  }
+  chained_warps<T, TreeLevels><<<tiles, 32>>>(buffer.view(7), tiles, prefixes.begin(), has.begin());
   TEST_CUDA(cudaGetLastError());
   const auto got = download(prefixes);
   const auto got_has = download(has);
@@ -253,9 +251,16 @@ void check_protocol(int tiles, bool deterministic) {
 
 TEST_CASE_TEMPLATE("look-backs wait for unpublished tiles and ignore older epochs", T,
                    small_interval, huge_interval) {
-  // 33000 tiles: four levels of the deterministic radix-32 tree.
-  for (int tiles : {2000, 33000}) {
-    check_protocol<T>(tiles, false);
-    check_protocol<T>(tiles, true);
-  }
+  // The trees the scans use (1024 tiles fill two levels; 33000 would need four, and get five)
+  // and the deepest one for fewer tiles.
+  using pscan::chained::max_tree_levels;
+  using pscan::chained::tree_levels_for;
+  static_assert(tree_levels_for(1024) == 2 && tree_levels_for(2000) == 3 &&
+                tree_levels_for(33000) == max_tree_levels);
+  check_protocol<T, 0>(2000);
+  check_protocol<T, 2>(1024);
+  check_protocol<T, 3>(2000);
+  check_protocol<T, max_tree_levels>(2000);
+  check_protocol<T, 0>(33000);
+  check_protocol<T, max_tree_levels>(33000);
 }
