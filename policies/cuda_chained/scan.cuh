@@ -58,8 +58,8 @@ template <int ITEMS, bool Exclusive, bool HasInit, class A, class InIt, class Ou
 void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const A& init, Op op) {
   using block = chained_block<A, ITEMS>;
   const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, block::tile::tile_items);
-  // Tile ids are 32-bit tickets, the grid is one-dimensional, the tree has 5 levels: all far
-  // beyond any GPU's memory.
+  // Tile ids are 32-bit tickets, the grid is one-dimensional, the tree has at most 5 levels: all
+  // far beyond any GPU's memory.
   if (static_cast<std::uint64_t>(tiles) >= tree_max_tiles) {
     throw invalid_argument("pscan::cuda_chained: " + std::to_string(n) + " elements is too many");
   }
