@@ -17,6 +17,7 @@
 #include <cuda_common/utility.cuh>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace pscan::chained {
 
@@ -27,14 +28,23 @@ inline constexpr int max_tree_levels = 5;
 inline constexpr std::uint64_t tree_max_tiles =
     std::uint64_t{1} << (tree_radix_bits * max_tree_levels);
 
-// The levels of the tree a scan of `tiles` tiles uses: 2, 3 or max_tree_levels, the fewest that
-// cover them. Every level costs the look-back warp registers and a branch in each round of
-// polls, which delays the carries (docs/tuning-chained.md, eleventh round); 4 levels spill for
-// 8-byte types at 32 registers, where 5 do not.
+// f(std::integral_constant<int, levels>{}) with the levels of the tree a scan of `tiles` tiles
+// uses: 2, 3 or max_tree_levels, the fewest that cover them. Every level costs the look-back warp
+// registers and a branch in each round of polls, which delays the carries
+// (docs/tuning-chained.md, eleventh round); 4 levels spill for 8-byte types at 32 registers,
+// where 5 do not.
+template <class F>
+constexpr decltype(auto) with_tree_levels(std::uint64_t tiles, F&& f) {
+  const auto covers = [&](int levels) {
+    return tiles <= std::uint64_t{1} << (tree_radix_bits * levels);
+  };
+  if (covers(2)) return f(std::integral_constant<int, 2>{});
+  if (covers(3)) return f(std::integral_constant<int, 3>{});
+  return f(std::integral_constant<int, max_tree_levels>{});
+}
+
 constexpr int tree_levels_for(std::uint64_t tiles) {
-  return tiles <= 1u << (2 * tree_radix_bits)   ? 2
-         : tiles <= 1u << (3 * tree_radix_bits) ? 3
-                                                : max_tree_levels;
+  return with_tree_levels(tiles, [](auto levels) { return decltype(levels)::value; });
 }
 
 // Entries of a tree over `tiles` tiles: the complete nodes of every level, level after level

@@ -43,16 +43,6 @@ inline constexpr bool grouping_free_v =
                 std::multiplies<A>, std::bit_and<>, std::bit_and<A>, std::bit_or<>,
                 std::bit_or<A>, std::bit_xor<>, std::bit_xor<A>>;
 
-// f(std::integral_constant<int, tree_levels_for(tiles)>{}).
-template <class F>
-void with_tree_levels(std::uint64_t tiles, F&& f) {
-  switch (tree_levels_for(tiles)) {
-    case 2: return f(std::integral_constant<int, 2>{});
-    case 3: return f(std::integral_constant<int, 3>{});
-    default: return f(std::integral_constant<int, max_tree_levels>{});
-  }
-}
-
 // The chained kernel over tiles of ITEMS items per thread.
 template <int ITEMS, bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
 void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const A& init, Op op) {
