@@ -2,9 +2,9 @@
 // inclusive_scan / exclusive_scan of pscan::cuda_chained: one kernel launch per call, reading
 // the input once and writing the output once (2n of memory traffic, like a copy). What fits one
 // register-resident tile goes to the one-block kernel; up to tuning's max_cluster_tiles such
-// tiles to the cluster kernel; more to the chained kernel with the stream's cached tile state,
-// in small tiles while those number at most tuning's small_tiles_per_sm per SM, else in large
-// ones.
+// tiles (half-size ones where those suffice) to the cluster kernel; more to the chained kernel
+// with the stream's cached tile state, in small tiles while those number at most tuning's
+// small_tiles_per_sm per SM, else in large ones.
 
 #include <cuda_chained/call_state.cuh>
 #include <cuda_chained/lookback_tree.cuh>
@@ -74,13 +74,14 @@ void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const 
   launch(&chained_scan_kernel<Exclusive, HasInit, 0, ITEMS, A, InIt, OutIt, Op>);
 }
 
-// The cluster kernel over `tiles` one-block tiles; false (nothing launched) when the device
-// cannot hold a cluster of that many blocks.
-template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
-bool cluster_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const A& init, Op op,
-                  std::int64_t tiles) {
+// The cluster kernel over tiles of ITEMS items a thread; false (nothing launched) when those
+// number more than max_cluster_tiles or than the device can hold in one cluster.
+template <int ITEMS, bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
+bool cluster_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const A& init, Op op) {
   using cfg = tuning<A>;
-  const auto kernel = &cluster_scan_kernel<Exclusive, HasInit, A, InIt, OutIt, Op>;
+  const std::int64_t tiles = cuda::ceil_div(n, std::int64_t{cfg::scan_threads} * ITEMS);
+  if (tiles > cfg::max_cluster_tiles) return false;
+  const auto kernel = &cluster_scan_kernel<Exclusive, HasInit, ITEMS, A, InIt, OutIt, Op>;
   if (tiles > cuda::max_cluster_blocks(reinterpret_cast<const void*>(kernel), cfg::scan_threads)) {
     return false;
   }
@@ -107,11 +108,12 @@ void scan(const policy& p, InIt first, InIt last, OutIt out, const A& init, Op o
     PSCAN_CUDA_CHECK_LAUNCH();
     return;
   }
-  const std::int64_t cluster_tiles = cuda::ceil_div(n, cfg::register_tile_items);
-  if (cluster_tiles <= cfg::max_cluster_tiles &&
-      cluster_scan<Exclusive, HasInit>(p, first, n, out, init, op, cluster_tiles)) {
-    return;
+  if constexpr (cfg::half_register_items > 0) {
+    if (cluster_scan<cfg::half_register_items, Exclusive, HasInit>(p, first, n, out, init, op)) {
+      return;
+    }
   }
+  if (cluster_scan<cfg::register_items, Exclusive, HasInit>(p, first, n, out, init, op)) return;
   const std::int64_t small_tiles = cuda::ceil_div<std::int64_t>(n, cfg::small_tile_items);
   if (small_tiles <= std::int64_t{cfg::small_tiles_per_sm} * cuda::current_device_info().sm_count) {
     chained_scan<cfg::small_scan_items, Exclusive, HasInit>(p, first, n, out, init, op);

@@ -44,9 +44,9 @@ struct chained_block {
   using tile = cuda::shared_tile_scan<A, data_threads, ITEMS, data_barrier>;
 };
 
-// The one-block and cluster kernels' tile, in registers.
-template <class A>
-using register_tile = cuda::tile_scan<A, tuning<A>::scan_threads, tuning<A>::register_items>;
+// The one-block and cluster kernels' tiles, in registers.
+template <class A, int ITEMS = tuning<A>::register_items>
+using register_tile = cuda::tile_scan<A, tuning<A>::scan_threads, ITEMS>;
 
 // Run by the look-back warp of tile `tile`: deliver(carry) with its carry-in (init, when there
 // is one, comes first). Handing the carry to a callback instead of returning it changed the
@@ -132,12 +132,13 @@ __global__ void __launch_bounds__(tuning<A>::scan_threads)
                                     [&](const A&) { return cuda::tile_carry<A>{HasInit, init}; });
 }
 
-// Launched with one cluster of gridDim.x (<= 32) blocks; sm_90 and later only.
-template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
+// Launched with one cluster of gridDim.x (<= 32) blocks of ITEMS items a thread; sm_90 and
+// later only.
+template <bool Exclusive, bool HasInit, int ITEMS, class A, class InIt, class OutIt, class Op>
 __global__ void __launch_bounds__(tuning<A>::scan_threads)
     cluster_scan_kernel(InIt first, std::int64_t n, OutIt out, A init, Op op) {
 #if __CUDA_ARCH__ >= 900
-  using agent = register_tile<A>;
+  using agent = register_tile<A, ITEMS>;
   const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
   __shared__ typename agent::storage storage;
   __shared__ cuda::uninitialized_array<A, 1> tile_total;

@@ -41,11 +41,16 @@ struct tuning {
   // Register tiles (the multi-pass agent, 64 bytes per thread: no pass through shared memory).
   // An input of one goes to one block: no tile state, no look-back (faster than two small
   // chained tiles; walking more tiles was slower). Up to max_cluster_tiles of them go to one
-  // thread block cluster (where the GPU can hold one that large: 16 on H100/H200, non-portable;
-  // tiles of 128 bytes per thread were slower).
+  // thread block cluster (where the GPU can hold one that large: 16 on H100/H200, non-portable),
+  // in half-size tiles where up to max_cluster_tiles of those cover the input: the cluster waits
+  // for its slowest block's load, and one SM's share loads faster the smaller it is (tiles of
+  // 128 bytes per thread were slower, of 32 faster: docs/tuning-chained.md, twelfth round).
   static constexpr int register_items = cuda::items_per_64_bytes_v<T>;
   static constexpr std::int64_t register_tile_items = std::int64_t{scan_threads} * register_items;
   static constexpr int max_cluster_tiles = 16;
+  // 0 where half a register tile is not a whole number of 16-byte units (1-byte types).
+  static constexpr int half_register_items =
+      register_items / 2 % cuda::unit_items_v<T> == 0 ? register_items / 2 : 0;
 
   // reduce: 512 threads reading 64 bytes each per step, one wave of blocks.
   static constexpr int block_threads = sizeof(T) <= 8 ? 512 : 128;

@@ -1,5 +1,6 @@
 // cuda_chained's paths that the shared conformance cases do not reach: the chained kernel with
-// both look-backs (decoupled, deterministic tree) over many tile counts, which operators
+// both look-backs (decoupled, deterministic tree) over many tile counts, the cluster kernel with
+// both tile sizes over every cluster size, which operators
 // .deterministic() sends to the tree, back-to-back calls that grow the stream's cached tile
 // state while earlier calls are still queued, scans captured into a CUDA graph and replayed
 // (each replay must start from fresh tile state, not the captured epoch), and libpscan's cache.
@@ -73,6 +74,32 @@ TEST_CASE_TEMPLATE("chained kernel over many tile counts, both look-backs", shap
       }
     }
   }
+}
+
+// Both cluster tile sizes, called directly, over every cluster size they are used for; an input
+// of more tiles than a cluster may hold is refused, not launched.
+TEST_CASE_TEMPLATE("cluster kernel over 2-16 tiles of either size", items,
+                   std::integral_constant<int, pscan::chained::tuning<affine>::half_register_items>,
+                   std::integral_constant<int, pscan::chained::tuning<affine>::register_items>) {
+  CONFORMANCE_SEEDED_RANDOM(random);
+  using cfg = pscan::chained::tuning<affine>;
+  constexpr std::int64_t tile = cfg::scan_threads * items::value;
+  const auto p = pscan::cuda_chained.on(test_stream());
+  for (std::int64_t tiles = 2; tiles <= cfg::max_cluster_tiles; ++tiles) {
+    for (std::int64_t n : {(tiles - 1) * tile + 1, tiles * tile - 1, tiles * tile}) {
+      INFO("n = ", n, ", tiles of ", tile);
+      const auto input = make_affines(random, n);
+      auto buffer = conformance::device_memory::upload(input);
+      REQUIRE(pscan::chained::impl::cluster_scan<items::value, false, false>(
+          p, buffer.begin(), n, buffer.begin(), affine{}, affine_then{}));
+      CHECK(first_mismatch(host_inclusive(input, affine_then{}),
+                           conformance::device_memory::download(buffer)) == -1);
+    }
+  }
+  device_buffer<affine> untouched(cfg::max_cluster_tiles * tile + 1);
+  CHECK_FALSE(pscan::chained::impl::cluster_scan<items::value, false, false>(
+      p, untouched.begin(), static_cast<std::int64_t>(untouched.size()), untouched.begin(), affine{},
+      affine_then{}));
 }
 
 // Where .deterministic() keeps the decoupled look-back: only where no grouping changes the bits.
