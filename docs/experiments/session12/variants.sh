@@ -18,11 +18,12 @@
 #          levels, 80 at 5)
 #   pfall  every missing level's poll issued before any is looked at: one round trip per round
 #          (float 36-44 bytes of spill at 5 levels, double 44-52 at 3, 140 at 5)
-#   one512, one1024  an input of up to 512 / 1024 register tiles' threads (64 bytes each: 32 / 64
+#   one512, one1024  an input of up to 512 / 1024 threads of register tiles (64 bytes each: 32 / 64
 #          KiB) goes to one block of that many threads, not to a cluster of 256-thread blocks: no
 #          hand-off (~0.7 us, eighth round) against one SM pulling the whole input (a 256-thread
 #          block of 16 KiB takes ~0.35 us more than one of 4 KiB; c2x's 32 KiB clusters tiles
-#          of 128 bytes a thread were 0.5-0.7 us slower, with 8 loads per thread in flight)
+#          of 128 bytes a thread were 0.5-0.7 us slower, with 8 loads per thread in flight);
+#          one1024 does not build (64 KiB of static shared memory, 48 KiB allowed)
 #   c4k, c8k  inputs of 2-16 tiles of 16 / 32 bytes a thread (4 / 8 KiB) go to a cluster of
 #          such tiles (before the 16 KiB register tiles' cluster): one512 says one SM's share
 #          costs ~0.7 us per extra 16 KiB (a 32 KiB block ran as long as a two-block cluster),
