@@ -96,9 +96,9 @@ TEST_CASE_TEMPLATE("cluster kernel over 2-16 tiles of either size", items,
                            conformance::device_memory::download(buffer)) == -1);
     }
   }
-  device_buffer<affine> untouched(cfg::max_cluster_tiles * tile + 1);
+  device_buffer<affine> too_many(cfg::max_cluster_tiles * tile + 1);
   CHECK_FALSE(pscan::chained::impl::cluster_scan<items::value, false, false>(
-      p, untouched.begin(), static_cast<std::int64_t>(untouched.size()), untouched.begin(), affine{},
+      p, too_many.begin(), static_cast<std::int64_t>(too_many.size()), too_many.begin(), affine{},
       affine_then{}));
 }
 
