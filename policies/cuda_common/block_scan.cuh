@@ -4,7 +4,7 @@
 // operations, no second barrier). One Barrier::sync (__syncthreads unless the block's scanning
 // warps are a subset with a named barrier) per call: callers sync before reusing the storage.
 // `valid_threads` (default: all) lets a partial tile scan only threads 0 .. valid_threads-1; the
-// others never call op and their results are meaningless.
+// others never call op, get no prefix, and their results are meaningless.
 
 #include <cuda_common/barrier.cuh>
 #include <cuda_common/utility.cuh>
@@ -33,8 +33,9 @@ struct block_scan {
     return has_warp_prefix ? static_cast<T>(op(warp_prefix, in_warp)) : in_warp;
   }
 
-  // Returns x[0] op ... op x[t-1] to thread t with has_prefix = true; thread 0 has no prefix
-  // (has_prefix = false, the returned value is meaningless).
+  // Returns x[0] op ... op x[t-1] to thread t with has_prefix = true; thread 0 and the threads
+  // past valid_threads have no prefix (has_prefix = false, the returned value is meaningless),
+  // so that no caller combines the values of threads without items.
   template <class Op>
   __device__ static T exclusive(T x, Op op, storage& s, T& block_total, bool& has_prefix,
                                 int valid_threads = BLOCK_THREADS) {
@@ -47,7 +48,7 @@ struct block_scan {
       has_prefix = has_warp_prefix;
       return warp_prefix;
     }
-    has_prefix = true;
+    has_prefix = static_cast<int>(threadIdx.x) < valid_threads;
     return has_warp_prefix ? static_cast<T>(op(warp_prefix, lower)) : lower;
   }
 
