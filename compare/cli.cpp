@@ -66,7 +66,7 @@ std::vector<group> preset_groups(const std::string& preset) {
     return {group{target::cpu, algos, types, geometric(1024, std::int64_t{1} << 28, 16), {}},
             group{target::gpu, algos, types, geometric(1024, std::int64_t{1} << 30, 4), {}}};
   }
-  if (preset == "seeds") {  // Harris' table (exclusive f32) and LightScan's Tables 2/3 (inclusive)
+  if (preset == "papers") {  // Harris' table (exclusive f32) and LightScan's Tables 2/3 (inclusive)
     const std::vector<element> four{element::i32, element::i64, element::f32, element::f64};
     const auto lightscan = geometric(std::int64_t{1} << 25, std::int64_t{1} << 29, 2);
     return {
@@ -80,7 +80,7 @@ std::vector<group> preset_groups(const std::string& preset) {
         group{target::gpu, {algorithm::exclusive_scan}, {element::f32}, harris_sizes(), {}},
         group{target::gpu, {algorithm::inclusive_scan}, four, lightscan, {}}};
   }
-  throw usage_error("--preset: unknown preset '" + preset + "' (valid: default, seeds)");
+  throw usage_error("--preset: unknown preset '" + preset + "' (valid: default, papers)");
 }
 
 template <class T>
@@ -275,7 +275,7 @@ options parse_options(int argc, char** argv) {
   if (o.cpu_only && o.gpu_only) throw usage_error("--cpu-only and --gpu-only exclude each other");
   check_implementation_names(f.impls, o.plant_bug);
   o.gpu_asked = o.gpu_only || asks_for_gpu(f.impls);
-  if (o.preset == "seeds") o.seq_max = std::max<std::int64_t>(o.seq_max, std::int64_t{1} << 24);
+  if (o.preset == "papers") o.seq_max = std::max<std::int64_t>(o.seq_max, std::int64_t{1} << 24);
   o.groups = select_groups(o, f);
   o.sizes_given = !f.sizes.empty();
   return o;
@@ -300,10 +300,10 @@ Usage: pscan-compare [options]
   --budget S       seconds per implementation and cell beyond which its runs are cut, to no
                    fewer than 3 (default 1)
   --seq-max N      largest size at which pscan::seq is timed (default 2^20)
-  --preset NAME    default | seeds (Harris' and LightScan's tables)
+  --preset NAME    default | papers (Harris' and LightScan's tables)
   --csv F --json F --md F   write results (with provenance)
   --out DIR        write DIR/results.{json,csv,md} and plots (python3 + matplotlib);
-                   DIR 'auto' means docs/results/<gpu or cpu name>, 'auto/x' a subfolder
+                   DIR 'auto' means benchmarks/results/<gpu or cpu name>, 'auto/x' a subfolder
   --plant-bug      add 'planted_bug', a CPU implementation that is off by one (must FAIL)
   --no-progress    no progress bar;  --list  print the axes and implementations and exit
 Exit status: 0 all cells valid, 1 a cell failed or errored, 2 bad command line or nothing to run.

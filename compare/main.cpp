@@ -44,8 +44,8 @@ struct outputs {
 outputs prepare_outputs(const options& o, const std::string& gpu_unavailable) {
   outputs out{o.csv, o.json, o.md, o.out_dir};
   if (out.dir == "auto" ||
-      out.dir.rfind("auto/", 0) == 0) {  // auto[/sub]: docs/results/<machine>[/sub]
-    out.dir.replace(0, 4, source_dir() + "/docs/results/" + machine_slug(gpu_unavailable));
+      out.dir.rfind("auto/", 0) == 0) {  // auto[/sub]: benchmarks/results/<machine>[/sub]
+    out.dir.replace(0, 4, source_dir() + "/benchmarks/results/" + machine_slug(gpu_unavailable));
   }
   if (!out.dir.empty()) {
     std::error_code ec;

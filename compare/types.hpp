@@ -123,7 +123,7 @@ COMPARE_HD bool matches(const T& got, const T& want) {
 }
 
 // The head-flag segmented scan for libraries without one (CUB, Thrust): a plain scan over
-// (value, head) pairs with the lifted operator of seed 001.
+// (value, head) pairs with the lifted operator of Sengupta, Harris, Zhang & Owens (2007).
 template <class T>
 struct flagged_value {
   T value;

@@ -27,15 +27,7 @@ int attribute(cudaDeviceAttr attr, int device) {
 
 device_info read_device_info(int device) {
   device_info info;
-  info.device = device;
-  info.compute_capability = attribute(cudaDevAttrComputeCapabilityMajor, device) * 10 +
-                            attribute(cudaDevAttrComputeCapabilityMinor, device);
   info.sm_count = attribute(cudaDevAttrMultiProcessorCount, device);
-  info.max_threads_per_sm = attribute(cudaDevAttrMaxThreadsPerMultiProcessor, device);
-  info.max_blocks_per_sm = attribute(cudaDevAttrMaxBlocksPerMultiprocessor, device);
-  info.l2_bytes = static_cast<std::size_t>(attribute(cudaDevAttrL2CacheSize, device));
-  info.shared_memory_per_sm =
-      static_cast<std::size_t>(attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
   info.pageable_memory_access = attribute(cudaDevAttrPageableMemoryAccess, device) != 0;
   return info;
 }
@@ -65,14 +57,13 @@ const device_info& current_device_info() {
   return *cache[device];
 }
 
-int max_active_blocks_per_sm(const void* kernel, int block_threads,
-                             std::size_t dynamic_shared_bytes) {
-  using key = std::tuple<int, const void*, int, std::size_t>;
+int max_active_blocks_per_sm(const void* kernel, int block_threads) {
+  using key = std::tuple<int, const void*, int>;
   static std::map<key, int> cache;
-  return cached(cache, key{current_device(), kernel, block_threads, dynamic_shared_bytes}, [&] {
+  return cached(cache, key{current_device(), kernel, block_threads}, [&] {
     int blocks = 0;
-    PSCAN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads,
-                                                                   dynamic_shared_bytes));
+    PSCAN_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads, 0));
     return blocks;
   });
 }

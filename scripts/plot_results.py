@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Plots and tables from pscan-compare's results.json.
 
-Usage: plot_results.py RESULTS.json [--out DIR]
+Usage: plot_results.py RESULTS.json [--out DIR] [--every-cell]
 
 Writes into DIR (default: the JSON's folder):
-  <target>_<algorithm>_<type>.png  throughput (GB/s) vs size per implementation, log2 x axis,
-                                   one panel per segment length for the segmented algorithms
   headline.png                     inclusive_scan i32 (GPU if measured, else CPU)
+  <target>_inclusive_scan_affine.png  the same for the non-commutative affine type
+  <target>_<algorithm>_<type>.png  with --every-cell: throughput (GB/s) vs size per
+                                   implementation, log2 x axis, one panel per segment length for
+                                   the segmented algorithms
   headline.md                      GB/s at the largest size of every cell, with the speedup
-  seeds.md                         Harris' and LightScan's tables next to today's measurements
+  papers.md                        Harris' and LightScan's tables next to today's measurements
 Needs python3 and matplotlib (the .md files are written even without matplotlib).
 """
 
@@ -122,7 +124,7 @@ def plot_cell(plt, results, target, algorithm, type_, path, title=None):
     plt.close(fig)
 
 
-def write_plots(results, out):
+def write_plots(results, out, every_cell):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -131,15 +133,17 @@ def write_plots(results, out):
         print("plot_results.py: matplotlib not found, no plots (tables written)", file=sys.stderr)
         return
     cells = sorted({(r["target"], r["algorithm"], r["type"]) for r in results})
-    for target, algorithm, type_ in cells:
-        plot_cell(plt, results, target, algorithm, type_,
-                  os.path.join(out, f"{target}_{algorithm}_{type_}.png"))
-    for target in ("gpu", "cpu"):
-        if (target, "inclusive_scan", "i32") in cells:
-            plot_cell(plt, results, target, "inclusive_scan", "i32", os.path.join(out, "headline.png"),
-                      title=f"inclusive_scan of int32 ({target})")
-            break
-    print(f"plot_results.py: {len(cells)} plots in {out}")
+    target = next((t for t in ("gpu", "cpu") if (t, "inclusive_scan", "i32") in cells), None)
+    # By default two plots: the headline and the non-commutative affine scan beside it.
+    affine = (target, "inclusive_scan", "affine")
+    chosen = cells if every_cell else [c for c in cells if c == affine]
+    for target_, algorithm, type_ in chosen:
+        plot_cell(plt, results, target_, algorithm, type_,
+                  os.path.join(out, f"{target_}_{algorithm}_{type_}.png"))
+    if target:
+        plot_cell(plt, results, target, "inclusive_scan", "i32", os.path.join(out, "headline.png"),
+                  title=f"inclusive_scan of int32 ({target})")
+    print(f"plot_results.py: {len(chosen) + (target is not None)} plots in {out}")
 
 
 def write_headline(provenance, results, out):
@@ -199,7 +203,7 @@ def harris_section(results):
                      " | ".join(fmt(t, 6) for t in gpu_ms) + " | " +
                      " | ".join(fmt(s, 1) for s in speedups) + " |")
     if not measured:
-        lines += ["", "_Not measured in this run: `scripts/compare --preset seeds`._"]
+        lines += ["", "_Not measured in this run: `scripts/compare --preset papers`._"]
     return lines
 
 
@@ -241,10 +245,10 @@ def lightscan_section(results):
     return lines
 
 
-def write_seeds(provenance, results, out):
-    lines = ["# The seeds' tables, re-measured", "", provenance_line(provenance), ""]
+def write_papers(provenance, results, out):
+    lines = ["# The papers' tables, re-measured", "", provenance_line(provenance), ""]
     lines += harris_section(results) + [""] + lightscan_section(results)
-    with open(os.path.join(out, "seeds.md"), "w") as f:
+    with open(os.path.join(out, "papers.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
 
@@ -252,13 +256,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("results", help="results.json written by pscan-compare")
     parser.add_argument("--out", help="output folder (default: the JSON's folder)")
+    parser.add_argument("--every-cell", action="store_true",
+                        help="one plot per target, algorithm and type, not only the two defaults")
     args = parser.parse_args()
     out = args.out or os.path.dirname(os.path.abspath(args.results))
     os.makedirs(out, exist_ok=True)
     provenance, results = load(args.results)
     write_headline(provenance, results, out)
-    write_seeds(provenance, results, out)
-    write_plots(results, out)
+    write_papers(provenance, results, out)
+    write_plots(results, out, args.every_cell)
 
 
 if __name__ == "__main__":

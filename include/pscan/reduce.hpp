@@ -12,11 +12,14 @@ namespace detail {
 struct reduce_fn {
   template <class P, class InIt, class T, class Op = plus<>>
   T operator()(P&& policy, InIt first, InIt last, T init, Op op = {}) const {
-    require_policy<P>();
-    const std::int64_t n = checked_distance("pscan::reduce", "first", "last", first, last);
-    check_iterator(policy, "pscan::reduce", "first", first, n);
-    if (n == 0) return init;
-    return adl_reduce::call(policy, first, last, init, op);
+    if constexpr (!accepts<P, Op, T>()) {
+      return init;  // a static_assert has said why
+    } else {
+      const std::int64_t n = checked_distance("pscan::reduce", "first", "last", first, last);
+      check_iterator(policy, "pscan::reduce", "first", first, n);
+      if (n == 0) return init;
+      return adl_reduce::call(policy, first, last, init, op);
+    }
   }
 };
 

@@ -6,6 +6,7 @@
 #include <pscan/functional.hpp>
 
 #include <cstdint>
+#include <iterator>
 
 namespace pscan {
 namespace detail {
@@ -13,34 +14,46 @@ namespace detail {
 struct inclusive_scan_fn {
   template <class P, class InIt, class OutIt, class Op = plus<>>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op = {}) const {
-    require_policy<P>();
-    const std::int64_t n = checked_distance("pscan::inclusive_scan", "first", "last", first, last);
-    check_iterator(policy, "pscan::inclusive_scan", "first", first, n);
-    check_iterator(policy, "pscan::inclusive_scan", "out", out, n);
-    if (n > 0) adl_inclusive_scan::call(policy, first, last, out, op);
-    return out + n;
+    if constexpr (!accepts<P, Op, value_type_t<InIt>>()) {
+      return out;  // a static_assert has said why
+    } else {
+      const std::int64_t n =
+          checked_distance("pscan::inclusive_scan", "first", "last", first, last);
+      check_iterator(policy, "pscan::inclusive_scan", "first", first, n);
+      check_iterator(policy, "pscan::inclusive_scan", "out", out, n);
+      if (n > 0) adl_inclusive_scan::call(policy, first, last, out, op);
+      return out + n;
+    }
   }
 
   template <class P, class InIt, class OutIt, class Op, class T>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op, T init) const {
-    require_policy<P>();
-    const std::int64_t n = checked_distance("pscan::inclusive_scan", "first", "last", first, last);
-    check_iterator(policy, "pscan::inclusive_scan", "first", first, n);
-    check_iterator(policy, "pscan::inclusive_scan", "out", out, n);
-    if (n > 0) adl_inclusive_scan::call(policy, first, last, out, op, init);
-    return out + n;
+    if constexpr (!accepts<P, Op, T>()) {
+      return out;  // a static_assert has said why
+    } else {
+      const std::int64_t n =
+          checked_distance("pscan::inclusive_scan", "first", "last", first, last);
+      check_iterator(policy, "pscan::inclusive_scan", "first", first, n);
+      check_iterator(policy, "pscan::inclusive_scan", "out", out, n);
+      if (n > 0) adl_inclusive_scan::call(policy, first, last, out, op, init);
+      return out + n;
+    }
   }
 };
 
 struct exclusive_scan_fn {
   template <class P, class InIt, class OutIt, class T, class Op = plus<>>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, T init, Op op = {}) const {
-    require_policy<P>();
-    const std::int64_t n = checked_distance("pscan::exclusive_scan", "first", "last", first, last);
-    check_iterator(policy, "pscan::exclusive_scan", "first", first, n);
-    check_iterator(policy, "pscan::exclusive_scan", "out", out, n);
-    if (n > 0) adl_exclusive_scan::call(policy, first, last, out, init, op);
-    return out + n;
+    if constexpr (!accepts<P, Op, T>()) {
+      return out;  // a static_assert has said why
+    } else {
+      const std::int64_t n =
+          checked_distance("pscan::exclusive_scan", "first", "last", first, last);
+      check_iterator(policy, "pscan::exclusive_scan", "first", first, n);
+      check_iterator(policy, "pscan::exclusive_scan", "out", out, n);
+      if (n > 0) adl_exclusive_scan::call(policy, first, last, out, init, op);
+      return out + n;
+    }
   }
 };
 

@@ -7,6 +7,7 @@
 #include <pscan/functional.hpp>
 
 #include <cstdint>
+#include <iterator>
 #include <type_traits>
 
 namespace pscan {
@@ -17,19 +18,22 @@ struct segmented_inclusive_scan_fn {
   OutIt operator()(P&& policy, InIt first, InIt last, FlagIt head_flags, OutIt out,
                    Op op = {}) const {
     constexpr const char* name = "pscan::segmented_inclusive_scan";
-    require_policy<P>();
-    const std::int64_t n = checked_distance(name, "first", "last", first, last);
-    check_iterator(policy, name, "first", first, n);
-    check_iterator(policy, name, "head_flags", head_flags, n);
-    check_iterator(policy, name, "out", out, n);
-    if (n == 0) return out;
-    using Pd = std::decay_t<P>;
-    if constexpr (adl_segmented_inclusive_scan::available<Pd, InIt, InIt, FlagIt, OutIt, Op>) {
-      adl_segmented_inclusive_scan::call(policy, first, last, head_flags, out, op);
+    if constexpr (!accepts<P, Op, value_type_t<InIt>>()) {
+      return out;  // a static_assert has said why
     } else {
-      inclusive_scan_by_heads(policy, first, flag_heads<FlagIt>{head_flags}, n, out, op);
+      const std::int64_t n = checked_distance(name, "first", "last", first, last);
+      check_iterator(policy, name, "first", first, n);
+      check_iterator(policy, name, "head_flags", head_flags, n);
+      check_iterator(policy, name, "out", out, n);
+      if (n == 0) return out;
+      using Pd = std::decay_t<P>;
+      if constexpr (adl_segmented_inclusive_scan::available<Pd, InIt, InIt, FlagIt, OutIt, Op>) {
+        adl_segmented_inclusive_scan::call(policy, first, last, head_flags, out, op);
+      } else {
+        inclusive_scan_by_heads(policy, first, flag_heads<FlagIt>{head_flags}, n, out, op);
+      }
+      return out + n;
     }
-    return out + n;
   }
 };
 
@@ -38,19 +42,22 @@ struct segmented_exclusive_scan_fn {
   OutIt operator()(P&& policy, InIt first, InIt last, FlagIt head_flags, OutIt out, T init,
                    Op op = {}) const {
     constexpr const char* name = "pscan::segmented_exclusive_scan";
-    require_policy<P>();
-    const std::int64_t n = checked_distance(name, "first", "last", first, last);
-    check_iterator(policy, name, "first", first, n);
-    check_iterator(policy, name, "head_flags", head_flags, n);
-    check_iterator(policy, name, "out", out, n);
-    if (n == 0) return out;
-    using Pd = std::decay_t<P>;
-    if constexpr (adl_segmented_exclusive_scan::available<Pd, InIt, InIt, FlagIt, OutIt, T, Op>) {
-      adl_segmented_exclusive_scan::call(policy, first, last, head_flags, out, init, op);
+    if constexpr (!accepts<P, Op, T>()) {
+      return out;  // a static_assert has said why
     } else {
-      exclusive_scan_by_heads(policy, first, flag_heads<FlagIt>{head_flags}, n, out, init, op);
+      const std::int64_t n = checked_distance(name, "first", "last", first, last);
+      check_iterator(policy, name, "first", first, n);
+      check_iterator(policy, name, "head_flags", head_flags, n);
+      check_iterator(policy, name, "out", out, n);
+      if (n == 0) return out;
+      using Pd = std::decay_t<P>;
+      if constexpr (adl_segmented_exclusive_scan::available<Pd, InIt, InIt, FlagIt, OutIt, T, Op>) {
+        adl_segmented_exclusive_scan::call(policy, first, last, head_flags, out, init, op);
+      } else {
+        exclusive_scan_by_heads(policy, first, flag_heads<FlagIt>{head_flags}, n, out, init, op);
+      }
+      return out + n;
     }
-    return out + n;
   }
 };
 
@@ -60,19 +67,26 @@ struct inclusive_scan_by_key_fn {
   OutIt operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, InIt values, OutIt out,
                    Op op = {}, KeyEq eq = {}) const {
     constexpr const char* name = "pscan::inclusive_scan_by_key";
-    require_policy<P>();
-    const std::int64_t n = checked_distance(name, "keys_first", "keys_last", keys_first, keys_last);
-    check_iterator(policy, name, "keys_first", keys_first, n);
-    check_iterator(policy, name, "values", values, n);
-    check_iterator(policy, name, "out", out, n);
-    if (n == 0) return out;
-    using Pd = std::decay_t<P>;
-    if constexpr (adl_inclusive_scan_by_key::available<Pd, KeyIt, KeyIt, InIt, OutIt, Op, KeyEq>) {
-      adl_inclusive_scan_by_key::call(policy, keys_first, keys_last, values, out, op, eq);
+    if constexpr (!(accepts<P, Op, value_type_t<InIt>>() &&
+                    accepts_keys<KeyEq, value_type_t<KeyIt>>())) {
+      return out;  // a static_assert has said why
     } else {
-      inclusive_scan_by_heads(policy, values, key_heads<KeyIt, KeyEq>{keys_first, eq}, n, out, op);
+      const std::int64_t n =
+          checked_distance(name, "keys_first", "keys_last", keys_first, keys_last);
+      check_iterator(policy, name, "keys_first", keys_first, n);
+      check_iterator(policy, name, "values", values, n);
+      check_iterator(policy, name, "out", out, n);
+      if (n == 0) return out;
+      using Pd = std::decay_t<P>;
+      if constexpr (adl_inclusive_scan_by_key::available<Pd, KeyIt, KeyIt, InIt, OutIt, Op,
+                                                         KeyEq>) {
+        adl_inclusive_scan_by_key::call(policy, keys_first, keys_last, values, out, op, eq);
+      } else {
+        inclusive_scan_by_heads(policy, values, key_heads<KeyIt, KeyEq>{keys_first, eq}, n, out,
+                                op);
+      }
+      return out + n;
     }
-    return out + n;
   }
 };
 
@@ -82,21 +96,25 @@ struct exclusive_scan_by_key_fn {
   OutIt operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, InIt values, OutIt out, T init,
                    Op op = {}, KeyEq eq = {}) const {
     constexpr const char* name = "pscan::exclusive_scan_by_key";
-    require_policy<P>();
-    const std::int64_t n = checked_distance(name, "keys_first", "keys_last", keys_first, keys_last);
-    check_iterator(policy, name, "keys_first", keys_first, n);
-    check_iterator(policy, name, "values", values, n);
-    check_iterator(policy, name, "out", out, n);
-    if (n == 0) return out;
-    using Pd = std::decay_t<P>;
-    if constexpr (adl_exclusive_scan_by_key::available<Pd, KeyIt, KeyIt, InIt, OutIt, T, Op,
-                                                       KeyEq>) {
-      adl_exclusive_scan_by_key::call(policy, keys_first, keys_last, values, out, init, op, eq);
+    if constexpr (!(accepts<P, Op, T>() && accepts_keys<KeyEq, value_type_t<KeyIt>>())) {
+      return out;  // a static_assert has said why
     } else {
-      exclusive_scan_by_heads(policy, values, key_heads<KeyIt, KeyEq>{keys_first, eq}, n, out,
-                              init, op);
+      const std::int64_t n =
+          checked_distance(name, "keys_first", "keys_last", keys_first, keys_last);
+      check_iterator(policy, name, "keys_first", keys_first, n);
+      check_iterator(policy, name, "values", values, n);
+      check_iterator(policy, name, "out", out, n);
+      if (n == 0) return out;
+      using Pd = std::decay_t<P>;
+      if constexpr (adl_exclusive_scan_by_key::available<Pd, KeyIt, KeyIt, InIt, OutIt, T, Op,
+                                                         KeyEq>) {
+        adl_exclusive_scan_by_key::call(policy, keys_first, keys_last, values, out, init, op, eq);
+      } else {
+        exclusive_scan_by_heads(policy, values, key_heads<KeyIt, KeyEq>{keys_first, eq}, n, out,
+                                init, op);
+      }
+      return out + n;
     }
-    return out + n;
   }
 };
 
@@ -107,16 +125,19 @@ struct segmented_reduce_fn {
   OutIt operator()(P&& policy, InIt values, OffIt offsets_first, OffIt offsets_last, OutIt out,
                    T init, Op op = {}) const {
     constexpr const char* name = "pscan::segmented_reduce";
-    require_policy<P>();
-    const std::int64_t offsets =
-        checked_distance(name, "offsets_first", "offsets_last", offsets_first, offsets_last);
-    const std::int64_t segments = offsets > 0 ? offsets - 1 : 0;
-    check_iterator(policy, name, "offsets_first", offsets_first, offsets);
-    check_iterator(policy, name, "values", values, segments > 0 ? -1 : 0);
-    check_iterator(policy, name, "out", out, segments);
-    if (segments == 0) return out;
-    adl_segmented_reduce::call(policy, values, offsets_first, offsets_last, out, init, op);
-    return out + segments;
+    if constexpr (!accepts<P, Op, T>()) {
+      return out;  // a static_assert has said why
+    } else {
+      const std::int64_t offsets =
+          checked_distance(name, "offsets_first", "offsets_last", offsets_first, offsets_last);
+      const std::int64_t segments = offsets > 0 ? offsets - 1 : 0;
+      check_iterator(policy, name, "offsets_first", offsets_first, offsets);
+      check_iterator(policy, name, "values", values, segments > 0 ? -1 : 0);
+      check_iterator(policy, name, "out", out, segments);
+      if (segments == 0) return out;
+      adl_segmented_reduce::call(policy, values, offsets_first, offsets_last, out, init, op);
+      return out + segments;
+    }
   }
 };
 

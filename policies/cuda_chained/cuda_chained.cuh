@@ -1,9 +1,10 @@
 #pragma once
-// pscan::cuda_chained: the single-pass chained GPU backend (seeds 003, 004; decoupled look-back).
-// Scans read the input once and write the output once in one kernel launch; tiles learn their
-// prefix from their predecessors through tile state cached per stream (no init kernel, no
-// memset); .deterministic() makes results bitwise reproducible for any type and operator.
-// Asynchronous on the policy's stream (.on(stream)); reduce returns a host value and syncs.
+// pscan::cuda_chained: the single-pass chained GPU backend (Merrill & Garland 2016, decoupled
+// look-back; Liu & Aluru, LightScan). Scans read the input once and write the output once in one
+// kernel launch; tiles learn their prefix from their predecessors through tile state cached per
+// stream (no init kernel, no memset); .deterministic() makes results bitwise reproducible for
+// any type and operator. Asynchronous on the policy's stream (.on(stream)); reduce returns a
+// host value and syncs.
 
 #include <cuda_chained/policy.cuh>
 #include <cuda_chained/reduce.cuh>

@@ -8,7 +8,7 @@
 // level combined by a fixed warp tree, the levels folded in order from the highest. The same
 // polls give a tile what it needs to publish its own nodes. A node waits only on nodes one
 // level down, so no serial chain of tiles forms: about one L2 round trip per level, like the
-// decoupled look-back (docs/algorithms.md says why fixed anchor tiles would be too slow).
+// decoupled look-back (docs/algorithms.md, "Why not anchor tiles or a left fold").
 
 #include <cuda_chained/lookback.cuh>
 #include <cuda_chained/tile_state.cuh>
@@ -30,9 +30,9 @@ inline constexpr std::uint64_t tree_max_tiles =
 
 // f(std::integral_constant<int, levels>{}) with the levels of the tree a scan of `tiles` tiles
 // uses: 2, 3 or max_tree_levels, the fewest that cover them. Every level costs the look-back warp
-// registers and a branch in each round of polls, which delays the carries
-// (docs/tuning-chained.md, eleventh round); 4 levels spill for 8-byte types at 32 registers,
-// where 5 do not.
+// registers and a branch in each round of polls, which delays the carries; 4 levels spill for
+// 8-byte types at 32 registers, where 5 do not (docs/algorithms.md, "Tree depth: 2, 3 or 5
+// levels").
 template <class F>
 constexpr decltype(auto) with_tree_levels(std::uint64_t tiles, F&& f) {
   const auto covers = [&](int levels) {

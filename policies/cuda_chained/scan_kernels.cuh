@@ -5,7 +5,8 @@
 //    and splits into two roles. The data warps scan the tile in shared memory (many small
 //    blocks per SM keep many tiles loading) and publish its aggregate the moment they have it;
 //    the look-back warp finds the tile's carry meanwhile, polling from the start (its end is
-//    set by the predecessors, not by when it starts: docs/tuning-chained.md). The look-back is
+//    set by the predecessors, not by when it starts: docs/algorithms.md, "The look-back warp
+//    polls from the start"). The look-back is
 //    decoupled (default, TreeLevels 0) or the fixed tree of TreeLevels levels (deterministic);
 //    tile state is tagged with the call's epoch.
 //  - single_block_scan_kernel: an input of one register-resident tile, scanned by one block: no
@@ -49,8 +50,8 @@ template <class A, int ITEMS = tuning<A>::register_items>
 using register_tile = cuda::tile_scan<A, tuning<A>::scan_threads, ITEMS>;
 
 // Run by the look-back warp of tile `tile`: deliver(carry) with its carry-in (init, when there
-// is one, comes first). Handing the carry to a callback instead of returning it changed the
-// default kernels' code: 1-4 % faster for 8-byte types at 2^22-2^24 (docs/tuning-chained.md).
+// is one, comes first). A callback rather than a return value: the default kernels' code is
+// faster this way (docs/algorithms.md, "The carry goes to a callback").
 template <bool HasInit, int TreeLevels, class A, class Op, class Deliver>
 __device__ void lookback_carry(const tile_state<A>& state, std::uint32_t tile, std::uint32_t tiles,
                                const A& init, Op op, backoff wait, Deliver&& deliver) {

@@ -70,8 +70,8 @@ class tile_state {
   // layout's tag goes): the cache keeps a buffer per layout and stream.
   static constexpr int layout = chunks;
   // Every entry gets its own 128-byte line(s). All look-backs poll the entries just behind the
-  // prefix frontier: packed 32 to a 256-byte run, ~800 warps' polls queued at the same few L2
-  // slices (H200, int32 2^28: 78 % of copy packed, 90 % one sector per entry, 93 % one line).
+  // prefix frontier: packed together, the polls of hundreds of warps queue at the same few L2
+  // slices (docs/algorithms.md, "Tile state: one 128-byte line per entry").
   static constexpr std::size_t entry_stride = (chunks * sizeof(std::uint64_t) + 127) / 128 * 128;
   static constexpr std::size_t entry_words = entry_stride / sizeof(std::uint64_t);
 

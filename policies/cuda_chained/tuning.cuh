@@ -1,6 +1,6 @@
 #pragma once
 // sm_90 (H100/H200) tuning of the chained kernels, by the size of the accumulator type. The
-// reasoning and the measurements behind each number are in docs/tuning-chained.md.
+// measurements behind each number are in docs/algorithms.md.
 
 #include <cuda_common/tile_io.cuh>
 
@@ -14,7 +14,7 @@ struct tuning {
   // Scans: tiles of 32 KiB kept in shared memory (256 data threads x 128 bytes, plus the
   // look-back warp), 6 blocks (192 KiB of tiles loading or waiting on their look-back) on an SM
   // at <= 32 registers. Half as many tiles as 16 KiB ones means half as many look-backs, each a
-  // few ~1 us L2 round trips.
+  // few L2 round trips.
   static constexpr int scan_threads = 256;
   static constexpr int scan_items = sizeof(T) <= 4    ? 32
                                     : sizeof(T) <= 8  ? 16
@@ -23,17 +23,15 @@ struct tuning {
   static constexpr int tile_items = scan_threads * scan_items;
   // Small inputs go in small tiles (two 16-byte units per thread: 8 KiB, a quarter of the large
   // tile, for types up to 16 bytes) while those number at most small_tiles_per_sm per SM: every
-  // tile loads at once, instead of a few blocks pulling the whole input through a few SMs
-  // (measured in docs/tuning-chained.md).
+  // tile loads at once, instead of a few blocks pulling the whole input through a few SMs.
   static constexpr int small_scan_items = 2 * cuda::unit_items_v<T>;
   static constexpr int small_tile_items = scan_threads * small_scan_items;
   static constexpr int small_tiles_per_sm = 1;
   // Other types (user structs, the generic segmented path's flagged pairs) need more registers
   // per value: 3 blocks (85 registers).
   static constexpr int scan_min_blocks_per_sm = std::is_arithmetic_v<T> && sizeof(T) <= 8 ? 6 : 3;
-  // The decoupled look-back polls 32 * lookback_items predecessors per round trip (measured:
-  // 32 beats 64 and 128, whose extra polls cost more than the round trips they save, also when
-  // only the windows after the first are wider).
+  // The decoupled look-back polls 32 * lookback_items predecessors per round trip: 32 is the
+  // widest window that pays (docs/algorithms.md, "Look-back window: 32 predecessors").
   static constexpr int lookback_items = 1;
   // Look-back polls back off from min to max nanoseconds, doubling.
   static constexpr unsigned int backoff_min_ns = 16;
@@ -43,8 +41,7 @@ struct tuning {
   // chained tiles; walking more tiles was slower). Up to max_cluster_tiles of them go to one
   // thread block cluster (where the GPU can hold one that large: 16 on H100/H200, non-portable),
   // in half-size tiles where up to max_cluster_tiles of those cover the input: the cluster waits
-  // for its slowest block's load, and one SM's share loads faster the smaller it is (tiles of
-  // 128 bytes per thread were slower, of 32 faster: docs/tuning-chained.md, twelfth round).
+  // for its slowest block's load, and one SM's share loads faster the smaller it is.
   static constexpr int register_items = cuda::items_per_64_bytes_v<T>;
   static constexpr std::int64_t register_tile_items = std::int64_t{scan_threads} * register_items;
   static constexpr int max_cluster_tiles = 16;

@@ -1,10 +1,11 @@
 #pragma once
-// Block level (seed 001): every warp scans its lanes with shuffles, the warps' totals go through
-// shared memory, and each thread combines the totals of the warps before its own (at most 31
-// operations, no second barrier). One Barrier::sync (__syncthreads unless the block's scanning
-// warps are a subset with a named barrier) per call: callers sync before reusing the storage.
-// `valid_threads` (default: all) lets a partial tile scan only threads 0 .. valid_threads-1; the
-// others never call op, get no prefix, and their results are meaningless.
+// Block level (Harris, Sengupta & Owens, GPU Gems 3 ch. 39, with warp shuffles): every warp
+// scans its lanes with shuffles, the warps' totals go through shared memory, and each thread
+// combines the totals of the warps before its own (at most 31 operations, no second barrier).
+// One Barrier::sync (__syncthreads unless the block's scanning warps are a subset with a named
+// barrier) per call: callers sync before reusing the storage. `valid_threads` (default: all)
+// lets a partial tile scan only threads 0 .. valid_threads-1; the others never call op, get no
+// prefix, and their results are meaningless.
 
 #include <cuda_common/barrier.cuh>
 #include <cuda_common/utility.cuh>

@@ -4,18 +4,10 @@
 
 #include <cuda_runtime.h>
 
-#include <cstddef>
-
 namespace pscan::cuda {
 
 struct device_info {
-  int device = 0;
-  int compute_capability = 0;  // major * 10 + minor
   int sm_count = 0;
-  int max_threads_per_sm = 0;
-  int max_blocks_per_sm = 0;
-  std::size_t l2_bytes = 0;
-  std::size_t shared_memory_per_sm = 0;
   bool pageable_memory_access = false;  // the device may read pageable host memory (HMM/ATS)
 };
 
@@ -25,8 +17,7 @@ const device_info& current_device_info();
 
 // Resident blocks per SM of `kernel` (a __global__ function's address) launched with
 // `block_threads` threads, on the current device; cached per (device, kernel, configuration).
-int max_active_blocks_per_sm(const void* kernel, int block_threads,
-                             std::size_t dynamic_shared_bytes = 0);
+int max_active_blocks_per_sm(const void* kernel, int block_threads);
 
 // Asks for the largest shared-memory carveout for `kernel` on the current device (once per
 // device and kernel): kernels whose occupancy is bound by shared memory.

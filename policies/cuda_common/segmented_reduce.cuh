@@ -1,8 +1,8 @@
 #pragma once
-// segmented_reduce of both CUDA backends, a first version: one block per segment, reducing it
-// with the ordered block reduction of reduce (issue 6 balances uneven segments). The offsets are
-// validated on the device first (one stream sync) so that bad offsets throw before any output is
-// written.
+// segmented_reduce of both CUDA backends: one block per segment, reducing it with the ordered
+// block reduction of reduce, so its time follows the number and the longest of the segments
+// rather than the bytes. The offsets are validated on the device first (one stream sync) so that
+// bad offsets throw before any output is written.
 
 #include <cuda_common/check.cuh>
 #include <cuda_common/device_info.cuh>

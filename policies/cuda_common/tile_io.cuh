@@ -7,7 +7,6 @@
 // memory (__syncwarp only, no block barrier). A partial tile moves only its first `valid` items.
 
 #include <cuda_common/async_copy.cuh>
-#include <cuda_common/thread_scan.cuh>
 #include <cuda_common/utility.cuh>
 
 #include <algorithm>

@@ -16,7 +16,7 @@
 
 namespace pscan::cuda {
 
-// Epochs run 1 .. max_tile_state_epoch (31 bits, so a tag (epoch, flag) fits in 32 bits).
+// Epochs go from 1 to max_tile_state_epoch (31 bits, so a tag (epoch, flag) fits in 32 bits).
 inline constexpr std::uint32_t max_tile_state_epoch = 0x7fffffffu;
 
 // One call's share of a stream's buffer. `data` (256-byte aligned, `bytes` >= the request)

@@ -2,7 +2,6 @@
 // Warp level: shuffles for any trivially-copyable type (moved as 32-bit words), and the scan and
 // reduction of the 32 lanes of a warp. The operator's left operand always holds the lower lanes'
 // values, and it is applied only to lane values, never to a made-up identity.
-// (cuda_api.md's `shfl_up` is warp_shuffle_up here.)
 
 #include <cuda_common/utility.cuh>
 

@@ -1,11 +1,12 @@
 #pragma once
-// reduce of pscan::cuda_multipass: the end point of seed 001's progression, kept in order for a
-// non-commutative op. Pass 1: a grid sized to fill the GPU once (SMs x resident blocks); block b
-// reduces the b-th contiguous share of the input, its warps each a contiguous part of that,
-// reading 16-byte units warp-striped and reducing them as they arrive (several loads in flight
-// per thread); the warps' totals are combined in order. Pass 2: one block combines the block
-// totals in block order, init first, and publishes the result straight into host memory
-// (cuda::host_result). When one block suffices, it reduces the input directly.
+// reduce of pscan::cuda_multipass: the last step of Harris' "Optimizing parallel reduction in
+// CUDA" (grid-stride, cost-optimal), kept in order for a non-commutative op. Pass 1: a grid
+// sized to fill the GPU once (SMs x resident blocks); block b reduces the b-th contiguous share
+// of the input, its warps each a contiguous part of that, reading 16-byte units warp-striped and
+// reducing them as they arrive (several loads in flight per thread); the warps' totals are
+// combined in order. Pass 2: one block combines the block totals in block order, init first, and
+// publishes the result straight into host memory (cuda::host_result). When one block suffices,
+// it reduces the input directly.
 
 #include <cuda_multipass/policy.cuh>
 #include <cuda_multipass/tuning.cuh>

@@ -1,8 +1,9 @@
 #pragma once
-// pscan::omp scans: seed 001's cost-optimal three-phase scan (each thread reduces its chunk, the
-// chunk totals are scanned, each thread rescans its chunk from its carry-in), cache-blocked: the
-// input goes through in blocks of team x chunk_bytes, so the rescan of phase 3 reads the chunk
-// from the thread's own cache and DRAM sees one read of the input and one write of the output.
+// pscan::omp scans: Blelloch's (1990) cost-optimal three-phase scan (each thread reduces its
+// chunk, the chunk totals are scanned, each thread rescans its chunk from its carry-in),
+// cache-blocked: the input goes through in blocks of team x chunk_bytes, so the rescan of phase
+// 3 reads the chunk from the thread's own cache and DRAM sees one read of the input and one
+// write of the output.
 
 #include "partials.hpp"
 #include "policy.hpp"

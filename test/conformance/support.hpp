@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <limits>
 #include <pscan/pscan.hpp>
 #include <random>
@@ -58,6 +59,13 @@ class random_source {
   const std::uint64_t name##_seed = ::conformance::fresh_seed(); \
   INFO("rerun with PSCAN_TEST_SEED=", name##_seed);              \
   ::conformance::random_source name(name##_seed)
+
+// Ends a case that cannot run here as skipped: exit code 77, the SKIP_RETURN_CODE of every test.
+// The CMake files register each case that may skip as a CTest test of its own.
+[[noreturn]] inline void skip_case(const std::string& reason) {
+  std::cout << "skipped: " << reason << std::endl;
+  std::exit(77);
+}
 
 // PSCAN_TEST_MAX_N caps the sizes (the sanitizer runs use it to stay within minutes).
 inline std::int64_t size_cap() {

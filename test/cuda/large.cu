@@ -81,8 +81,8 @@ TEST_CASE_TEMPLATE_DEFINE("more than 2^31 elements", F, large_case) {
   std::size_t free_bytes = 0, total_bytes = 0;
   TEST_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (free_bytes < 3 * static_cast<std::size_t>(n) + (std::size_t{1} << 30)) {
-    MESSAGE("skipped: the device has ", free_bytes >> 20, " MiB free, this test needs ~7 GiB");
-    return;
+    skip_case("the device has " + std::to_string(free_bytes >> 20) +
+              " MiB free, this test needs ~7 GiB");
   }
   device_buffer<byte> in(n), flags(n), out(n);
   fill<<<grid, block, 0, test_stream()>>>(in.begin(), flags.begin(), n);

@@ -78,6 +78,38 @@ constexpr void require_random_access() {
                 "random-access iterators)");
 }
 
+template <class It>
+using value_type_t = typename std::iterator_traits<It>::value_type;
+
+// Whether f(a, b) is callable on two values of A. An extended __device__ lambda (nvcc
+// --extended-lambda) cannot be queried from host code: it is taken on trust.
+template <class F, class A>
+constexpr bool callable_on_pair() {
+#if defined(__CUDACC_EXTENDED_LAMBDA__)
+  if constexpr (__nv_is_extended_device_lambda_closure_type(F)) return true;
+#endif
+  return std::is_invocable_v<const F&, const A&, const A&>;
+}
+
+// Whether a call's policy and operator (over accumulator type A) are of the right kind. A
+// static_assert says what is not, and the public entry then returns before instantiating any
+// backend code, so that message is the only one.
+template <class P, class Op, class A>
+constexpr bool accepts() {
+  require_policy<P>();
+  static_assert(callable_on_pair<Op, A>(),
+                "pscan: `op` must be callable as op(a, b) on two values of the accumulator type "
+                "(the input's value_type, or the type of `init` when one is given)");
+  return is_execution_policy_v<P> && callable_on_pair<Op, A>();
+}
+
+template <class KeyEq, class Key>
+constexpr bool accepts_keys() {
+  static_assert(callable_on_pair<KeyEq, Key>(),
+                "pscan: `eq` must be callable as eq(a, b) on two keys");
+  return callable_on_pair<KeyEq, Key>();
+}
+
 // Throws pscan::invalid_argument naming the algorithm and the arguments when last < first.
 template <class It>
 std::int64_t checked_distance(const char* algorithm, const char* first_name,

@@ -1,7 +1,8 @@
 #pragma once
-// The generic segmented scans: a plain scan over (value, head) pairs with seed 001's lifted
-// operator. Every backend gets segmented scans and scans by key from its inclusive_scan and
-// exclusive_scan this way; a backend may specialise them, and this path stays the reference.
+// The generic segmented scans: a plain scan over (value, head) pairs with the lifted operator of
+// Sengupta, Harris, Zhang & Owens (2007). Every backend gets segmented scans and scans by key
+// from its inclusive_scan and exclusive_scan this way; a backend may specialise them, and this
+// path stays the reference.
 
 #include <pscan/detail/config.hpp>
 #include <pscan/detail/dispatch.hpp>
