@@ -1,12 +1,14 @@
-# pscan_add_backend(<name> HEADER <entry header> [CUDA] [LINK <targets>...])
-# Declares a backend folder as an INTERFACE target linked into pscan::pscan, and lists its entry
-# header in the generated <pscan/backends.hpp> (guarded by __CUDACC__ for CUDA backends).
+# pscan_add_backend(<name> HEADER <entry header> [CUDA] [LINK <targets>...]
+#                   [FIXTURES <fixture>=<policy expression>...])
+# Declares a backend folder as an INTERFACE target linked into pscan::pscan, lists its entry
+# header in the generated <pscan/backends.hpp> (guarded by __CUDACC__ for CUDA backends), and
+# lists the policies the test suites run (test/CMakeLists.txt makes fixtures and tests of them).
 
 set(PSCAN_GENERATED_INCLUDE_DIR ${PROJECT_BINARY_DIR}/generated)
 set(PSCAN_POLICIES_INSTALL_DIR ${CMAKE_INSTALL_INCLUDEDIR}/pscan/policies)
 
 function(pscan_add_backend name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "CUDA" "HEADER" "LINK")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "CUDA" "HEADER" "LINK;FIXTURES")
   set(target pscan_${name})
   add_library(${target} INTERFACE)
   target_include_directories(${target} INTERFACE
@@ -17,6 +19,11 @@ function(pscan_add_backend name)
   install(TARGETS ${target} EXPORT pscan-targets)
   install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/ DESTINATION ${PSCAN_POLICIES_INSTALL_DIR}/${name}
           FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh")
+  if(arg_CUDA)
+    set_property(GLOBAL APPEND PROPERTY PSCAN_CUDA_FIXTURES ${arg_FIXTURES})
+  else()
+    set_property(GLOBAL APPEND PROPERTY PSCAN_HOST_FIXTURES ${arg_FIXTURES})
+  endif()
   if(arg_HEADER)
     if(arg_CUDA)
       set_property(GLOBAL APPEND PROPERTY PSCAN_CUDA_BACKEND_HEADERS ${arg_HEADER})

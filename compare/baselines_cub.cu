@@ -3,9 +3,9 @@
 // allocated when the run is prepared, outside the timed region.
 
 #include "flagged_iterators.cuh"
-#include "gpu_check.cuh"
 #include "implementation.hpp"
 
+#include <cuda_common/check.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
@@ -87,21 +87,21 @@ cudaError_t cub_call(void* temp, std::size_t& temp_bytes, algorithm a, const cel
 
 std::shared_ptr<void> device_allocation(std::size_t bytes) {
   void* p = nullptr;
-  if (bytes > 0) COMPARE_CUDA_CHECK(cudaMalloc(&p, bytes));
+  if (bytes > 0) PSCAN_CUDA_CHECK(cudaMalloc(&p, bytes));
   return std::shared_ptr<void>(p, [](void* q) { cudaFree(q); });
 }
 
 std::shared_ptr<void> pinned_allocation(std::size_t bytes) {
   void* p = nullptr;
-  COMPARE_CUDA_CHECK(cudaMallocHost(&p, bytes));
+  PSCAN_CUDA_CHECK(cudaMallocHost(&p, bytes));
   return std::shared_ptr<void>(p, [](void* q) { cudaFreeHost(q); });
 }
 
 // The hand-off a by-value reduce pays: its one value into pinned host memory, then the wait.
 void copy_to_host(void* host, const void* device, std::size_t bytes, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
-  COMPARE_CUDA_CHECK(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, s));
-  COMPARE_CUDA_CHECK(cudaStreamSynchronize(s));
+  PSCAN_CUDA_CHECK(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, s));
+  PSCAN_CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
 // A CUB baseline; with to_host, each run also copies out[0] to the host (validation still reads
@@ -116,12 +116,12 @@ implementation cub_implementation(const char* name, bool to_host) {
     return with_element(c.type, [&](auto tag) {
       using T = typename decltype(tag)::type;
       std::size_t bytes = 0;
-      COMPARE_CUDA_CHECK(cub_call<T>(nullptr, bytes, c.algo, b));
+      PSCAN_CUDA_CHECK(cub_call<T>(nullptr, bytes, c.algo, b));
       auto temp = device_allocation(bytes);
       auto host = to_host ? pinned_allocation(sizeof(T)) : nullptr;
       return prepared_run{[a = c.algo, b, temp, bytes, host] {
         std::size_t temp_bytes = bytes;
-        COMPARE_CUDA_CHECK(cub_call<T>(temp.get(), temp_bytes, a, b));
+        PSCAN_CUDA_CHECK(cub_call<T>(temp.get(), temp_bytes, a, b));
         if (host) copy_to_host(host.get(), b.out, sizeof(T), b.stream);
       }};
     });
@@ -140,7 +140,7 @@ implementation gpu_copy() {
   impl.prepare = [](const cell& c, const cell_buffers& b) {
     const std::size_t bytes = static_cast<std::size_t>(b.n) * size_of(c.type);
     return prepared_run{[b, bytes] {
-      COMPARE_CUDA_CHECK(cudaMemcpyAsync(b.out, b.values, bytes, cudaMemcpyDeviceToDevice,
+      PSCAN_CUDA_CHECK(cudaMemcpyAsync(b.out, b.values, bytes, cudaMemcpyDeviceToDevice,
                                          static_cast<cudaStream_t>(b.stream)));
     }};
   };

@@ -3,9 +3,9 @@
 // timed call allocates.
 
 #include "flagged_iterators.cuh"
-#include "gpu_check.cuh"
 #include "implementation.hpp"
 
+#include <cuda_common/check.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
 #include <thrust/reduce.h>
@@ -37,7 +37,7 @@ class caching_allocator {
       p = it->second;
       free_.erase(it);
     } else {
-      COMPARE_CUDA_CHECK(cudaMalloc(&p, static_cast<std::size_t>(bytes)));
+      PSCAN_CUDA_CHECK(cudaMalloc(&p, static_cast<std::size_t>(bytes)));
     }
     used_.emplace(p, bytes);
     return p;
@@ -112,7 +112,7 @@ void add_thrust_cuda(std::vector<implementation>& out) {
       auto st = std::make_shared<thrust_state>();
       if (c.algo == algorithm::segmented_reduce) {
         void* keys = nullptr;
-        COMPARE_CUDA_CHECK(
+        PSCAN_CUDA_CHECK(
             cudaMalloc(&keys, static_cast<std::size_t>(b.segments) * sizeof(key_type)));
         st->keys_out = std::shared_ptr<void>(keys, [](void* p) { cudaFree(p); });
       }

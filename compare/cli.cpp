@@ -1,14 +1,24 @@
-// Command-line parsing by hand (CI has no CLI library): presets first, then the filters.
+// The command line on CLI11: presets first, then the filters.
 
 #include "implementation.hpp"
 #include "options.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
-#include <cstdlib>
-#include <functional>
-#include <map>
+#include <iostream>
 #include <sstream>
 #include <unistd.h>
+
+#ifndef PSCAN_COMPARE_VERSION
+#define PSCAN_COMPARE_VERSION "unknown"
+#endif
+#ifndef PSCAN_COMPARE_GIT_COMMIT
+#define PSCAN_COMPARE_GIT_COMMIT "unknown"
+#endif
+#ifndef PSCAN_COMPARE_GIT_DIRTY
+#define PSCAN_COMPARE_GIT_DIRTY 0
+#endif
 
 namespace compare {
 namespace {
@@ -23,7 +33,7 @@ std::vector<std::string> split(const std::string& text, char sep) {
   return parts;
 }
 
-std::string joined_names(const std::vector<std::string>& names) {
+std::string joined(const std::vector<std::string>& names) {
   std::string s;
   for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
   return s;
@@ -38,8 +48,7 @@ std::vector<Axis> parse_axis(const std::string& flag, const std::string& text,
     if (!parse(word, v)) {
       std::vector<std::string> names;
       for (Axis a : all) names.push_back(name_of(a));
-      throw usage_error(flag + ": unknown value '" + word + "' (valid: " + joined_names(names) +
-                        ")");
+      throw usage_error(flag + ": unknown value '" + word + "' (valid: " + joined(names) + ")");
     }
     values.push_back(v);
   }
@@ -53,34 +62,94 @@ std::vector<std::int64_t> geometric(std::int64_t first, std::int64_t last, std::
   return sizes;
 }
 
-std::vector<std::int64_t> harris_sizes() {  // GPU Gems 3 ch. 39, Table 2: 1K, then 32K .. 16M
-  std::vector<std::int64_t> sizes{1024};
-  for (std::int64_t n : geometric(32768, 16777216, 2)) sizes.push_back(n);
+// "1024", "2^20", "16M"; nullopt if it is none of these or above 2^62.
+std::optional<std::int64_t> count_of(const std::string& text) {
+  const auto caret = text.find('^');
+  std::size_t used = 0;
+  try {
+    if (caret != std::string::npos) {
+      const long long base = std::stoll(text.substr(0, caret), &used);
+      if (used != caret) return std::nullopt;
+      const int exponent = std::stoi(text.substr(caret + 1), &used);
+      if (used != text.size() - caret - 1 || base < 1 || exponent < 0) return std::nullopt;
+      long double n = 1;
+      for (int i = 0; i < exponent && n <= 0x1p62L; ++i) n *= base;
+      if (n > 0x1p62L) return std::nullopt;
+      return static_cast<std::int64_t>(n);
+    }
+    const long long n = std::stoll(text, &used);
+    const std::string unit = text.substr(used);
+    const int shift = unit.empty()  ? 0
+                      : unit == "K" ? 10
+                      : unit == "M" ? 20
+                      : unit == "G" ? 30
+                                    : -1;
+    if (shift < 0 || n < 0 || n > (std::int64_t{1} << (62 - shift))) return std::nullopt;
+    return static_cast<std::int64_t>(n) << shift;
+  } catch (const std::logic_error&) {  // stoll/stoi: not a number, or out of range
+    return std::nullopt;
+  }
+}
+
+std::int64_t count_in(const std::string& flag, const std::string& text, std::int64_t low,
+                      std::int64_t high) {
+  const auto n = count_of(text);
+  if (!n) throw usage_error(flag + ": '" + text + "' is not a size (write 1024, 2^20 or 16M)");
+  if (*n < low || *n > high) throw usage_error(flag + ": '" + text + "' is out of range");
+  return *n;
+}
+
+// "2^20,2^28", "1024:2^30:x4".
+std::vector<std::int64_t> parse_sizes(const std::string& flag, const std::string& text) {
+  constexpr std::int64_t most = std::int64_t{1} << 62;
+  std::vector<std::int64_t> sizes;
+  for (const auto& item : split(text, ',')) {
+    const auto parts = split(item, ':');
+    if (parts.size() == 1) {
+      sizes.push_back(count_in(flag, parts[0], 1, most));
+    } else if (parts.size() == 2 || parts.size() == 3) {
+      const std::int64_t first = count_in(flag, parts[0], 1, most);
+      const std::int64_t last = count_in(flag, parts[1], first, most);
+      if (parts.size() == 3 && (parts[2].size() < 2 || parts[2][0] != 'x')) {
+        throw usage_error(flag + ": step '" + parts[2] + "' must be xK, e.g. x4");
+      }
+      const std::int64_t factor =
+          parts.size() == 3 ? count_in(flag, parts[2].substr(1), 2, most) : 2;
+      for (std::int64_t n : geometric(first, last, factor)) sizes.push_back(n);
+    } else {
+      throw usage_error(flag + ": cannot read '" + item +
+                        "' (write N, FIRST:LAST or FIRST:LAST:xK)");
+    }
+  }
+  if (sizes.empty()) throw usage_error(flag + ": needs at least one value");
   return sizes;
 }
 
 std::vector<group> preset_groups(const std::string& preset) {
   const std::vector<algorithm> algos(std::begin(all_algorithms), std::end(all_algorithms));
   const std::vector<element> types(std::begin(all_elements), std::end(all_elements));
+  const std::int64_t k = 1024;
   if (preset == "default") {
-    return {group{target::cpu, algos, types, geometric(1024, std::int64_t{1} << 28, 16), {}},
-            group{target::gpu, algos, types, geometric(1024, std::int64_t{1} << 30, 4), {}}};
+    return {group{target::cpu, algos, types, geometric(k, k << 18, 16), {}},
+            group{target::gpu, algos, types, geometric(k, k << 20, 4), {}}};
+  }
+  if (preset == "quick") {  // a few minutes on a 2-core laptop: 3 types, sizes x16 apart
+    const std::vector<element> three{element::i32, element::f64, element::affine};
+    return {group{target::cpu, algos, three, geometric(k << 2, k << 14, 16), {}},
+            group{target::gpu, algos, three, geometric(k, k << 18, 16), {}}};
   }
   if (preset == "papers") {  // Harris' table (exclusive f32) and LightScan's Tables 2/3 (inclusive)
     const std::vector<element> four{element::i32, element::i64, element::f32, element::f64};
-    const auto lightscan = geometric(std::int64_t{1} << 25, std::int64_t{1} << 29, 2);
-    return {
-        group{target::cpu,
-              {algorithm::exclusive_scan},
-              {element::f32},
-              harris_sizes(),
-              {"seq", "std", "omp", "copy"}},
-        group{
-            target::cpu, {algorithm::inclusive_scan}, four, lightscan, {"omp", "std_par", "copy"}},
-        group{target::gpu, {algorithm::exclusive_scan}, {element::f32}, harris_sizes(), {}},
-        group{target::gpu, {algorithm::inclusive_scan}, four, lightscan, {}}};
+    const auto lightscan = geometric(k << 15, k << 19, 2);
+    auto harris = geometric(32 * k, 16 * k * k, 2);  // GPU Gems 3 ch. 39, Table 2: 1K, 32K..16M
+    harris.insert(harris.begin(), k);
+    const algorithm excl = algorithm::exclusive_scan, incl = algorithm::inclusive_scan;
+    return {group{target::cpu, {excl}, {element::f32}, harris, {"seq", "std", "omp", "copy"}},
+            group{target::cpu, {incl}, four, lightscan, {"omp", "std_par", "copy"}},
+            group{target::gpu, {excl}, {element::f32}, harris, {}},
+            group{target::gpu, {incl}, four, lightscan, {}}};
   }
-  throw usage_error("--preset: unknown preset '" + preset + "' (valid: default, papers)");
+  throw usage_error("--preset: unknown preset '" + preset + "' (valid: default, quick, papers)");
 }
 
 template <class T>
@@ -91,72 +160,6 @@ void keep_only(std::vector<T>& values, const std::vector<T>& wanted) {
                               }),
                values.end());
 }
-
-}  // namespace
-
-std::int64_t parse_count(const std::string& text) {
-  auto fail = [&] { throw usage_error("'" + text + "' is not a size (write 1024, 2^20 or 16M)"); };
-  try {
-    std::size_t used = 0;
-    const auto caret = text.find('^');
-    if (caret != std::string::npos) {
-      const long long base = std::stoll(text.substr(0, caret), &used);
-      if (used != caret) fail();
-      const int exponent = std::stoi(text.substr(caret + 1), &used);
-      if (used != text.size() - caret - 1 || base < 1 || exponent < 0 || exponent > 62) fail();
-      long double n = 1;
-      for (int i = 0; i < exponent; ++i) n *= base;
-      if (n > static_cast<long double>(std::int64_t{1} << 62)) fail();
-      return static_cast<std::int64_t>(n);
-    }
-    const long long n = std::stoll(text, &used);
-    const std::string suffix = text.substr(used);
-    const int shift = suffix.empty()  ? 0
-                      : suffix == "K" ? 10
-                      : suffix == "M" ? 20
-                      : suffix == "G" ? 30
-                                      : -1;
-    if (shift < 0 || n < 0 || n > (std::int64_t{1} << (62 - shift))) fail();
-    return static_cast<std::int64_t>(n) << shift;
-  } catch (const std::logic_error&) {  // stoll/stoi: not a number, or out of range
-    fail();
-  }
-  return 0;
-}
-
-std::vector<std::int64_t> parse_sizes(const std::string& flag, const std::string& text) {
-  std::vector<std::int64_t> sizes;
-  for (const auto& item : split(text, ',')) {
-    const auto parts = split(item, ':');
-    if (parts.size() == 1) {
-      sizes.push_back(parse_count(parts[0]));
-    } else if (parts.size() == 2 || parts.size() == 3) {
-      const std::int64_t first = parse_count(parts[0]), last = parse_count(parts[1]);
-      std::int64_t factor = 2;
-      if (parts.size() == 3) {
-        if (parts[2].size() < 2 || parts[2][0] != 'x') {
-          throw usage_error(flag + ": step '" + parts[2] + "' must be xK, e.g. x4");
-        }
-        factor = parse_count(parts[2].substr(1));
-      }
-      if (first < 1 || factor < 2 || last < first) {
-        throw usage_error(flag + ": range '" + item +
-                          "' needs 1 <= first <= last and a step >= x2");
-      }
-      for (std::int64_t n : geometric(first, last, factor)) sizes.push_back(n);
-    } else {
-      throw usage_error(flag + ": cannot read '" + item +
-                        "' (write N, FIRST:LAST or FIRST:LAST:xK)");
-    }
-  }
-  for (std::int64_t n : sizes) {
-    if (n < 1) throw usage_error(flag + ": values must be at least 1");
-  }
-  if (sizes.empty()) throw usage_error(flag + ": needs at least one value");
-  return sizes;
-}
-
-namespace {
 
 struct filters {
   std::vector<algorithm> algos;
@@ -172,8 +175,8 @@ void check_implementation_names(const std::vector<std::string>& impls, bool plan
   }
   for (const auto& name : impls) {
     if (std::find(valid.begin(), valid.end(), name) == valid.end()) {
-      throw usage_error("--impl: unknown implementation '" + name +
-                        "' (valid: " + joined_names(valid) + ")");
+      throw usage_error("--impl: unknown implementation '" + name + "' (valid: " + joined(valid) +
+                        ")");
     }
   }
 }
@@ -206,108 +209,95 @@ std::vector<group> select_groups(const options& o, const filters& f) {
   return groups;
 }
 
-// A count option's value: a number (2^k and K/M/G suffixes allowed) in [low, high].
-std::int64_t parse_bounded(const std::string& flag, const std::string& v, std::int64_t low,
-                           std::int64_t high) {
-  std::int64_t n = -1;
-  try {
-    n = parse_count(v);
-  } catch (const usage_error&) {
-    throw usage_error(flag + ": '" + v + "' is not a number");
-  }
-  if (n < low || n > high) throw usage_error(flag + ": '" + v + "' is out of range");
-  return n;
-}
-
-double parse_seconds(const std::string& flag, const std::string& v) {
-  char* end = nullptr;
-  const double s = std::strtod(v.c_str(), &end);
-  if (*end != '\0' || !(s > 0)) throw usage_error(flag + ": '" + v + "' is not a positive number");
-  return s;
-}
+const char* footer = R"(
+Sizes: 1024, 2^20, 16M, lists (2^20,2^28) and ranges FIRST:LAST[:xK] (1024:2^30:x4).
+Presets: default (GPU 2^10..2^30 x4, CPU 2^10..2^26 x16, every type), quick (i32, f64,
+  affine; GPU 2^10..2^28 x16, CPU 2^12..2^24 x16; segments 8,1000), papers (Harris' and
+  LightScan's sizes and types). Sizes that do not fit in free memory are skipped with a note.
+Implementations: seq, omp, std, std_par, gnu_parallel, thrust_omp, copy, cuda_multipass,
+  cuda_chained, cuda_chained_det (.deterministic()), cub, cub_host (reduce only: cub and the
+  copy of its result to the host), thrust. --list prints those built in.
+Files: ./pscan-results/results.{csv,json,md} unless --out, --csv, --json or --md is given;
+  rows are written as cells finish. Plots: scripts/plot_results.py DIR/results.json.
+Exit status: 0 all cells valid, 1 a cell failed or errored, 2 bad command line or nothing to run.)";
 
 }  // namespace
 
-options parse_options(int argc, char** argv) {
+std::string git_commit() { return PSCAN_COMPARE_GIT_COMMIT; }
+bool git_dirty() { return PSCAN_COMPARE_GIT_DIRTY != 0; }
+
+std::string version_text() {
+  return std::string(PSCAN_COMPARE_VERSION) + " (git " + git_commit() +
+         (git_dirty() ? ", uncommitted changes" : "") + ")";
+}
+
+std::optional<options> parse_options(int argc, char** argv) {
   options o;
   o.progress = isatty(STDERR_FILENO) != 0;
-  filters f;
-  using setter = std::function<void(const std::string& flag, const std::string& value)>;
-  const std::map<std::string, setter> with_value = {
-      {"--algo", [&](auto& k, auto& v) { f.algos = parse_axis(k, v, all_algorithms); }},
-      {"--type", [&](auto& k, auto& v) { f.types = parse_axis(k, v, all_elements); }},
-      {"--sizes", [&](auto& k, auto& v) { f.sizes = parse_sizes(k, v); }},
-      {"--segments", [&](auto& k, auto& v) { o.segment_means = parse_sizes(k, v); }},
-      {"--impl", [&](auto&, auto& v) { f.impls = split(v, ','); }},
-      {"--runs",
-       [&](auto& k, auto& v) { o.plan.runs = static_cast<int>(parse_bounded(k, v, 1, 1000000)); }},
-      {"--warmup",
-       [&](auto& k, auto& v) {
-         o.plan.warmup = static_cast<int>(parse_bounded(k, v, 0, 1000000));
-       }},
-      {"--budget", [&](auto& k, auto& v) { o.plan.budget_s = parse_seconds(k, v); }},
-      {"--seq-max",
-       [&](auto& k, auto& v) { o.seq_max = parse_bounded(k, v, 0, std::int64_t{1} << 62); }},
-      {"--preset", [&](auto&, auto& v) { o.preset = v; }},
-      {"--csv", [&](auto&, auto& v) { o.csv = v; }},
-      {"--json", [&](auto&, auto& v) { o.json = v; }},
-      {"--md", [&](auto&, auto& v) { o.md = v; }},
-      {"--out", [&](auto&, auto& v) { o.out_dir = v; }},
-  };
-  const std::map<std::string, std::function<void()>> switches = {
-      {"--cpu-only", [&] { o.cpu_only = true; }},   {"--gpu-only", [&] { o.gpu_only = true; }},
-      {"--plant-bug", [&] { o.plant_bug = true; }}, {"--no-progress", [&] { o.progress = false; }},
-      {"--list", [&] { o.list = true; }},           {"--help", [] { throw usage_error(""); }},
-      {"-h", [] { throw usage_error(""); }},
-  };
   for (int i = 0; i < argc; ++i) o.command_line.push_back(argv[i]);
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (const auto sw = switches.find(arg); sw != switches.end()) {
-      sw->second();
-    } else if (const auto opt = with_value.find(arg); opt != with_value.end()) {
-      if (i + 1 >= argc) throw usage_error(arg + " needs a value");
-      opt->second(arg, argv[++i]);
-    } else {
-      throw usage_error("unknown option '" + arg + "'");
-    }
+  std::string algos, types, sizes, segments, impls, runs, warmup, seq_max;
+  CLI::App app("pscan-compare: every pscan policy against CUB, Thrust and the standard library.",
+               "pscan-compare");
+  app.get_formatter()->column_width(26);
+  app.footer(footer);
+  app.set_version_flag("--version", "pscan-compare " + version_text(), "Print the version");
+  app.add_option("--algo", algos, "Algorithms (default: all; --list names them)")
+      ->type_name("LIST");
+  app.add_option("--type", types, "i32, i64, f32, f64, affine (default: the preset's)")
+      ->type_name("LIST");
+  app.add_option("--sizes", sizes, "Element counts (default: the preset's)")->type_name("LIST");
+  app.add_option("--segments", segments, "Mean segment lengths (default: 8,1000,2^20)")
+      ->type_name("LIST");
+  app.add_option("--impl", impls, "Implementations (default: all built in)")->type_name("LIST");
+  app.add_flag("--cpu-only", o.cpu_only, "The CPU part only");
+  app.add_flag("--gpu-only", o.gpu_only, "The GPU part only");
+  app.add_option("--runs", runs, "Timed runs per cell (default 10)")->type_name("N");
+  app.add_option("--warmup", warmup, "Untimed runs before them (default 2)")->type_name("N");
+  app.add_option("--budget", o.plan.budget_s,
+                 "Seconds per cell and implementation; runs cut to >= 3 (default 1)")
+      ->check(CLI::PositiveNumber)
+      ->type_name("S");
+  app.add_option("--seq-max", seq_max, "Largest size at which seq is timed (default 2^20)")
+      ->type_name("N");
+  app.add_option("--preset", o.preset, "default, quick or papers (default: default)")
+      ->type_name("NAME");
+  app.add_option("--csv", o.csv, "Write the rows (and provenance) to this CSV file")
+      ->type_name("FILE");
+  app.add_option("--json", o.json, "... to this JSON file")->type_name("FILE");
+  app.add_option("--md", o.md, "... to this Markdown file")->type_name("FILE");
+  app.add_option("--out", o.out_dir, "Write DIR/results.{csv,json,md}")->type_name("DIR");
+  app.add_flag("--plant-bug", o.plant_bug, "Add planted_bug, off by one (must FAIL)");
+  app.add_flag_callback("--no-progress", [&] { o.progress = false; }, "No progress bar");
+  app.add_flag("--list", o.list, "Print the axes and implementations and exit");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return std::nullopt;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << app.version() << "\n";
+    return std::nullopt;
+  } catch (const CLI::ParseError& e) {
+    throw usage_error(e.what());
   }
+
   if (o.cpu_only && o.gpu_only) throw usage_error("--cpu-only and --gpu-only exclude each other");
+  filters f;
+  if (!algos.empty()) f.algos = parse_axis("--algo", algos, all_algorithms);
+  if (!types.empty()) f.types = parse_axis("--type", types, all_elements);
+  if (!sizes.empty()) f.sizes = parse_sizes("--sizes", sizes);
+  if (o.preset == "quick") o.segment_means = {8, 1000};
+  if (!segments.empty()) o.segment_means = parse_sizes("--segments", segments);
+  f.impls = split(impls, ',');
+  if (!runs.empty()) o.plan.runs = static_cast<int>(count_in("--runs", runs, 1, 1000000));
+  if (!warmup.empty()) o.plan.warmup = static_cast<int>(count_in("--warmup", warmup, 0, 1000000));
+  if (!seq_max.empty()) o.seq_max = count_in("--seq-max", seq_max, 0, std::int64_t{1} << 62);
   check_implementation_names(f.impls, o.plant_bug);
   o.gpu_asked = o.gpu_only || asks_for_gpu(f.impls);
   if (o.preset == "papers") o.seq_max = std::max<std::int64_t>(o.seq_max, std::int64_t{1} << 24);
   o.groups = select_groups(o, f);
   o.sizes_given = !f.sizes.empty();
   return o;
-}
-
-const char* usage_text() {
-  return R"(pscan-compare: every pscan policy against CUB, Thrust and the standard library.
-
-Usage: pscan-compare [options]
-  --algo LIST      inclusive_scan, exclusive_scan, reduce, segmented_inclusive_scan,
-                   inclusive_scan_by_key, segmented_reduce (default: all)
-  --type LIST      i32, i64, f32, f64, affine (16-byte non-commutative map) (default: all)
-  --sizes LIST     e.g. 2^20,2^28 or 1024:2^30:x4 or 16M (default: GPU 2^10..2^30 x4,
-                   CPU 2^10..2^26 x16; capped by free memory)
-  --segments LIST  mean segment lengths for segmented algorithms (default: 8,1000,2^20)
-  --impl LIST      seq, omp, std, std_par, gnu_parallel, thrust_omp, copy, cuda_multipass,
-                   cuda_chained, cuda_chained_det (.deterministic()), cub,
-                   cub_host (reduce only: cub + copy of the result to the host), thrust
-                   (default: all built in)
-  --cpu-only | --gpu-only
-  --runs N         timed runs per cell (default 10); --warmup N (default 2)
-  --budget S       seconds per implementation and cell beyond which its runs are cut, to no
-                   fewer than 3 (default 1)
-  --seq-max N      largest size at which pscan::seq is timed (default 2^20)
-  --preset NAME    default | papers (Harris' and LightScan's tables)
-  --csv F --json F --md F   write results (with provenance)
-  --out DIR        write DIR/results.{json,csv,md} and plots (python3 + matplotlib);
-                   DIR 'auto' means benchmarks/results/<gpu or cpu name>, 'auto/x' a subfolder
-  --plant-bug      add 'planted_bug', a CPU implementation that is off by one (must FAIL)
-  --no-progress    no progress bar;  --list  print the axes and implementations and exit
-Exit status: 0 all cells valid, 1 a cell failed or errored, 2 bad command line or nothing to run.
-)";
 }
 
 }  // namespace compare

@@ -13,7 +13,7 @@ segmentation make_segmentation(std::int64_t n, std::int64_t mean) {
   s.mean = mean;
   const std::int64_t span = std::max<std::int64_t>(1, 2 * mean - 1);
   s.offsets.reserve(static_cast<std::size_t>(n / std::max<std::int64_t>(1, mean) + 2));
-  std::uint64_t draw = static_cast<std::uint64_t>(mean) * 0x9e3779b97f4a7c15ull;
+  std::uint64_t draw = (static_cast<std::uint64_t>(mean) * 0x9e3779b97f4a7c15ull) ^ data_seed;
   for (std::int64_t start = 0; start < n;) {
     s.offsets.push_back(start);
     draw = mix64(draw);

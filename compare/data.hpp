@@ -31,7 +31,7 @@ host_array<T> make_values(std::int64_t n) {
 }
 
 // The same segmentation in the three forms the algorithms take. Segment lengths are uniform in
-// [1, 2 * mean - 1] (so none is empty), drawn from a fixed seed.
+// [1, 2 * mean - 1] (so none is empty), drawn from data_seed and the mean.
 struct segmentation {
   std::int64_t mean = 0;
   std::vector<offset_type> offsets;  // segments + 1

@@ -1,9 +1,9 @@
 // The harness's GPU plumbing: device facts, buffers, on-device validation and event timing.
 
 #include "gpu.hpp"
-#include "gpu_check.cuh"
 #include "types.hpp"
 
+#include <cuda_common/check.cuh>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -25,9 +25,9 @@ struct device_state {
   buffer result;  // one mismatch, in device memory, for the compare kernel
 
   device_state() {
-    COMPARE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    COMPARE_CUDA_CHECK(cudaEventCreate(&start));
-    COMPARE_CUDA_CHECK(cudaEventCreate(&stop));
+    PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    PSCAN_CUDA_CHECK(cudaEventCreate(&start));
+    PSCAN_CUDA_CHECK(cudaEventCreate(&stop));
     flush_bytes = 2 * static_cast<std::size_t>(facts().l2_bytes);
     flush = buffer(flush_bytes);
     result = buffer(sizeof(mismatch));
@@ -78,11 +78,11 @@ std::string unavailable_reason() {
 device_facts facts() {
   device_facts f;
   int device = 0, driver = 0, runtime = 0;
-  COMPARE_CUDA_CHECK(cudaGetDevice(&device));
+  PSCAN_CUDA_CHECK(cudaGetDevice(&device));
   cudaDeviceProp prop{};
-  COMPARE_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
-  COMPARE_CUDA_CHECK(cudaDriverGetVersion(&driver));
-  COMPARE_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+  PSCAN_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  PSCAN_CUDA_CHECK(cudaDriverGetVersion(&driver));
+  PSCAN_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
   f.name = prop.name;
   f.driver_version = version_string(driver);
   f.runtime_version = version_string(runtime);
@@ -95,12 +95,12 @@ device_facts facts() {
 
 std::int64_t free_memory_bytes() {
   std::size_t free = 0, total = 0;
-  COMPARE_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  PSCAN_CUDA_CHECK(cudaMemGetInfo(&free, &total));
   return static_cast<std::int64_t>(free);
 }
 
 buffer::buffer(std::size_t bytes) {
-  if (bytes > 0) COMPARE_CUDA_CHECK(cudaMalloc(&ptr_, bytes));
+  if (bytes > 0) PSCAN_CUDA_CHECK(cudaMalloc(&ptr_, bytes));
 }
 buffer::~buffer() {
   if (ptr_) cudaFree(ptr_);  // no throw from a destructor; a failure here resurfaces later
@@ -114,18 +114,18 @@ buffer& buffer::operator=(buffer&& other) noexcept {
 // On the harness's stream, then synchronised: a plain cudaMemcpy from pageable memory may return
 // before the data reaches the device, and the non-blocking stream would not wait for it.
 void upload(void* device_dst, const void* host_src, std::size_t bytes) {
-  COMPARE_CUDA_CHECK(
+  PSCAN_CUDA_CHECK(
       cudaMemcpyAsync(device_dst, host_src, bytes, cudaMemcpyHostToDevice, state().stream));
-  COMPARE_CUDA_CHECK(cudaStreamSynchronize(state().stream));
+  PSCAN_CUDA_CHECK(cudaStreamSynchronize(state().stream));
 }
 void download(void* host_dst, const void* device_src, std::size_t bytes) {
-  COMPARE_CUDA_CHECK(
+  PSCAN_CUDA_CHECK(
       cudaMemcpyAsync(host_dst, device_src, bytes, cudaMemcpyDeviceToHost, state().stream));
-  COMPARE_CUDA_CHECK(cudaStreamSynchronize(state().stream));
+  PSCAN_CUDA_CHECK(cudaStreamSynchronize(state().stream));
 }
 void poison(void* device_ptr, std::size_t bytes) {
-  COMPARE_CUDA_CHECK(cudaMemsetAsync(device_ptr, 0xFF, bytes, state().stream));
-  COMPARE_CUDA_CHECK(cudaStreamSynchronize(state().stream));
+  PSCAN_CUDA_CHECK(cudaMemsetAsync(device_ptr, 0xFF, bytes, state().stream));
+  PSCAN_CUDA_CHECK(cudaStreamSynchronize(state().stream));
 }
 
 void* stream() { return state().stream; }
@@ -133,7 +133,7 @@ void* stream() { return state().stream; }
 mismatch compare(element type, const void* got, const void* want, std::int64_t n) {
   device_state& s = state();
   mismatch m{0, INT64_MAX};
-  COMPARE_CUDA_CHECK(
+  PSCAN_CUDA_CHECK(
       cudaMemcpyAsync(s.result.get(), &m, sizeof m, cudaMemcpyHostToDevice, s.stream));
   with_element(type, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -141,10 +141,10 @@ mismatch compare(element type, const void* got, const void* want, std::int64_t n
     compare_kernel<<<1024, 256, 0, s.stream>>>(static_cast<const T*>(got),
                                                static_cast<const T*>(want), n, out);
   });
-  COMPARE_CUDA_CHECK(cudaGetLastError());
-  COMPARE_CUDA_CHECK(
+  PSCAN_CUDA_CHECK(cudaGetLastError());
+  PSCAN_CUDA_CHECK(
       cudaMemcpyAsync(&m, s.result.get(), sizeof m, cudaMemcpyDeviceToHost, s.stream));
-  COMPARE_CUDA_CHECK(cudaStreamSynchronize(s.stream));
+  PSCAN_CUDA_CHECK(cudaStreamSynchronize(s.stream));
   if (m.count == 0) m.first = -1;
   return m;
 }
@@ -152,21 +152,21 @@ mismatch compare(element type, const void* got, const void* want, std::int64_t n
 stats time_runs(const std::function<void()>& run, const timing_plan& plan) {
   device_state& s = state();
   auto once = [&] {
-    COMPARE_CUDA_CHECK(cudaMemsetAsync(s.flush.get(), 0, s.flush_bytes, s.stream));
-    COMPARE_CUDA_CHECK(cudaEventRecord(s.start, s.stream));
+    PSCAN_CUDA_CHECK(cudaMemsetAsync(s.flush.get(), 0, s.flush_bytes, s.stream));
+    PSCAN_CUDA_CHECK(cudaEventRecord(s.start, s.stream));
     run();
-    COMPARE_CUDA_CHECK(cudaEventRecord(s.stop, s.stream));
-    COMPARE_CUDA_CHECK(cudaEventSynchronize(s.stop));
+    PSCAN_CUDA_CHECK(cudaEventRecord(s.stop, s.stream));
+    PSCAN_CUDA_CHECK(cudaEventSynchronize(s.stop));
     float ms = 0;
-    COMPARE_CUDA_CHECK(cudaEventElapsedTime(&ms, s.start, s.stop));
+    PSCAN_CUDA_CHECK(cudaEventElapsedTime(&ms, s.start, s.stop));
     return static_cast<double>(ms);
   };
   return compare::time_runs(once, plan);
 }
 
 void check_device() {
-  COMPARE_CUDA_CHECK(cudaStreamSynchronize(state().stream));
-  COMPARE_CUDA_CHECK(cudaGetLastError());
+  PSCAN_CUDA_CHECK(cudaStreamSynchronize(state().stream));
+  PSCAN_CUDA_CHECK(cudaGetLastError());
 }
 
 }  // namespace compare::gpu

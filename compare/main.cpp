@@ -1,4 +1,5 @@
-// pscan-compare: runs the comparison matrix and writes the table, files and plots.
+// pscan-compare: runs the comparison matrix; prints each cell's rows and writes the result files
+// as the cells finish. Plots come from scripts/plot_results.py (scripts/compare --plot).
 // Exit status: 0 every cell valid, 1 a cell failed or errored (or the planted bug was missed),
 // 2 a bad command line or a part the user asked for cannot run here.
 
@@ -10,19 +11,11 @@
 #include "runner.hpp"
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 namespace compare {
 namespace {
-
-std::string shell_quote(const std::string& s) {
-  std::string quoted = "'";
-  for (char c : s) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
 
 void print_list(const std::vector<implementation>& impls) {
   std::cout << "algorithms:";
@@ -36,47 +29,19 @@ void print_list(const std::vector<implementation>& impls) {
   }
 }
 
-// Output paths, resolved and checked before the (long) run starts.
-struct outputs {
-  std::string csv, json, md, dir;
-};
-
-outputs prepare_outputs(const options& o, const std::string& gpu_unavailable) {
-  outputs out{o.csv, o.json, o.md, o.out_dir};
-  if (out.dir == "auto" ||
-      out.dir.rfind("auto/", 0) == 0) {  // auto[/sub]: benchmarks/results/<machine>[/sub]
-    out.dir.replace(0, 4, source_dir() + "/benchmarks/results/" + machine_slug(gpu_unavailable));
-  }
-  if (!out.dir.empty()) {
+// --csv/--json/--md name files; --out, or none of them, a folder (default ./pscan-results).
+std::vector<result_files> output_files(const options& o) {
+  std::vector<result_files> files;
+  if (!o.csv.empty() || !o.json.empty() || !o.md.empty()) files.emplace_back(o.csv, o.json, o.md);
+  if (!o.out_dir.empty() || files.empty()) {
+    const std::string dir = o.out_dir.empty() ? "pscan-results" : o.out_dir;
     std::error_code ec;
-    std::filesystem::create_directories(out.dir, ec);
-    if (ec) throw usage_error("--out: cannot create " + out.dir + ": " + ec.message());
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw usage_error("--out: cannot create " + dir + ": " + ec.message());
+    files.emplace_back(dir + "/results.csv", dir + "/results.json", dir + "/results.md");
+    std::cout << "writing " << dir << "/results.{csv,json,md} as cells finish\n";
   }
-  for (const std::string* path : {&out.csv, &out.json, &out.md}) {
-    if (!path->empty() && !std::ofstream(*path)) throw usage_error("cannot write " + *path);
-  }
-  return out;
-}
-
-void write_outputs(const report& r, const outputs& out) {
-  if (!out.csv.empty()) write_csv(r, out.csv);
-  if (!out.json.empty()) write_json(r, out.json);
-  if (!out.md.empty()) write_markdown(r, out.md);
-  if (out.dir.empty()) return;
-  write_csv(r, out.dir + "/results.csv");
-  write_json(r, out.dir + "/results.json");
-  write_markdown(r, out.dir + "/results.md");
-  std::cout << "wrote " << out.dir << "/results.{csv,json,md}\n";
-  const std::string script = source_dir() + "/scripts/plot_results.py";
-  if (!std::filesystem::exists(script) ||
-      std::system("python3 -c 'import matplotlib' >/dev/null 2>&1") != 0) {
-    std::cout << "plots skipped: needs python3 with matplotlib and " << script << "\n";
-    return;
-  }
-  const std::string command = "python3 " + shell_quote(script) + " " +
-                              shell_quote(out.dir + "/results.json") + " --out " +
-                              shell_quote(out.dir);
-  if (std::system(command.c_str()) != 0) std::cout << "plot script failed: " << command << "\n";
+  return files;
 }
 
 // 1 if a real cell failed or errored, or if the planted bug got through.
@@ -94,7 +59,9 @@ int cell_status(const report& r) {
 }
 
 int run(int argc, char** argv) {
-  const options o = parse_options(argc, argv);
+  const auto parsed = parse_options(argc, argv);
+  if (!parsed) return 0;  // --help, --version
+  const options& o = *parsed;
   const std::vector<implementation> impls = available_implementations();
   if (o.list) {
     print_list(impls);
@@ -104,23 +71,24 @@ int run(int argc, char** argv) {
   for (const auto& note : p.notes) std::cerr << "note: " << note << "\n";
   for (const auto& error : p.errors) std::cerr << "error: " << error << "\n";
   if (!p.errors.empty()) return 2;
-  const outputs out = prepare_outputs(o, p.gpu_unavailable);
+  std::vector<result_files> files = output_files(o);
 
   report r;
   r.provenance = collect_provenance(o, p.gpu_unavailable);
   r.notes = p.notes;
+  for (result_files& f : files) f.start(r);
+  print_header(std::cout);
   const auto start = std::chrono::steady_clock::now();
-  const bool device_ok = run_plan(p, o, r);
-  const auto elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  r.provenance.emplace_back("elapsed_s", std::to_string(static_cast<long long>(elapsed + 0.5)));
-  finalize(r);
-  print_table(r, std::cout);
-  std::cout << "\n";
+  const bool device_ok = run_plan(p, o, r, [&](const std::vector<result>& rows) {
+    print_rows(rows, std::cout);
+    for (result_files& f : files) f.add(r, rows);
+  });
+  const auto elapsed = static_cast<long long>(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() + 0.5);
+  r.provenance.emplace_back("elapsed_s", std::to_string(elapsed));
+  for (result_files& f : files) f.finish(r);
   print_summary(r, std::cout);
-  std::cout << "\n"
-            << r.results.size() << " rows in " << static_cast<long long>(elapsed + 0.5) << " s\n";
-  write_outputs(r, out);
+  std::cout << "\n" << r.results.size() << " rows in " << elapsed << " s\n";
   return device_ok ? cell_status(r) : 1;
 }
 
@@ -131,10 +99,6 @@ int main(int argc, char** argv) {
   try {
     return compare::run(argc, argv);
   } catch (const compare::usage_error& e) {
-    if (e.what()[0] == '\0') {  // --help
-      std::cout << compare::usage_text();
-      return 0;
-    }
     std::cerr << "pscan-compare: " << e.what() << "\n(pscan-compare --help lists the options)\n";
     return 2;
   } catch (const std::exception& e) {

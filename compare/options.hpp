@@ -5,6 +5,7 @@
 #include "timing.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -42,10 +43,10 @@ struct usage_error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-options parse_options(int argc, char** argv);
-// "2^20,2^28", "1024:2^30:x4"; errors name `flag`.
-std::vector<std::int64_t> parse_sizes(const std::string& flag, const std::string& text);
-std::int64_t parse_count(const std::string& text);  // "1024", "2^20", "16M"
-const char* usage_text();
+// Nothing when --help or --version was answered.
+std::optional<options> parse_options(int argc, char** argv);
+std::string version_text();  // "0.1.0 (git <commit>, uncommitted changes)"
+std::string git_commit();    // at configure time: the binary is rebuilt after every configure
+bool git_dirty();            // git status --porcelain was not empty at configure time
 
 }  // namespace compare

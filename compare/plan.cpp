@@ -98,27 +98,36 @@ void note_missing(const group& g, const std::vector<implementation>& impls,
   }
 }
 
-// (cell, implementation) pairs of a group, not counting the copies.
-std::int64_t count_runs(const planned_group& pg, const options& o) {
-  std::int64_t runs = 0;
+// The work of a group's runs, the copies included.
+std::int64_t count_work(const planned_group& pg, const options& o, std::int64_t& runs) {
+  std::int64_t work = 0;
   for (std::int64_t n : pg.g.sizes) {
     for (element type : pg.g.types) {
       if (!pg.fits(n, type)) continue;
+      work += work_of(cell{pg.g.where, algorithm::inclusive_scan, type, n, 0});  // the copy
       for (algorithm a : pg.g.algos) {
         for (std::int64_t mean : segment_means_of(a, o)) {
           const cell c{pg.g.where, a, type, n, mean};
-          for (const implementation* impl : pg.impls) runs += runs_cell(*impl, c, o) ? 1 : 0;
+          for (const implementation* impl : pg.impls) {
+            if (!runs_cell(*impl, c, o)) continue;
+            work += work_of(c);
+            ++runs;
+          }
         }
       }
     }
   }
-  return runs;
+  return work;
 }
 
 }  // namespace
 
 bool planned_group::fits(std::int64_t n, element type) const {
   return std::find(too_big.begin(), too_big.end(), std::make_pair(n, type)) == too_big.end();
+}
+
+std::int64_t work_of(const cell& c) {
+  return traffic_bytes(c, c.segment_mean ? c.n / c.segment_mean + 1 : 0);
 }
 
 std::vector<std::int64_t> segment_means_of(algorithm a, const options& o) {
@@ -136,7 +145,7 @@ plan make_plan(const options& o, const std::vector<implementation>& impls) {
   p.gpu_unavailable = gpu::unavailable_reason();
   const std::int64_t host_free = host_available_bytes();
   const std::int64_t device_free = p.gpu_unavailable.empty() ? gpu::free_memory_bytes() : 0;
-  std::int64_t runs = 0;
+  std::int64_t runs = 0;  // (cell, implementation) pairs, not counting the copies
   for (const group& g : o.groups) {
     if (g.where == target::gpu && !p.gpu_unavailable.empty()) {
       if (o.gpu_asked)
@@ -159,13 +168,9 @@ plan make_plan(const options& o, const std::vector<implementation>& impls) {
       (o.sizes_given ? p.errors : p.notes).push_back(message);
     }
     note_unsupported(pg, o, p.notes);
-    runs += count_runs(pg, o);
-    for (std::int64_t n : g.sizes) {
-      for (element type : g.types) p.units += pg.fits(n, type) ? 1 : 0;  // the copies
-    }
+    p.work += count_work(pg, o, runs);
     p.groups.push_back(std::move(pg));
   }
-  p.units += runs;
   if (runs == 0 && p.errors.empty()) {
     p.errors.push_back("nothing to run: no built-in implementation matches the filters");
   }

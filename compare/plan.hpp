@@ -22,7 +22,7 @@ struct planned_group {
 
 struct plan {
   std::vector<planned_group> groups;
-  std::int64_t units = 0;           // (cell, implementation) pairs to run, for the progress bar
+  std::int64_t work = 0;            // work_of() summed over the runs, for the progress bar
   std::vector<std::string> notes;   // skipped parts and why
   std::vector<std::string> errors;  // parts the user asked for that cannot run: exit status 2
   std::string gpu_unavailable;      // empty when a GPU is usable
@@ -32,6 +32,9 @@ plan make_plan(const options& o, const std::vector<implementation>& impls);
 
 // Whether the implementation runs this cell (support, --seq-max, --plant-bug).
 bool runs_cell(const implementation& impl, const cell& c, const options& o);
+
+// A run's weight in the progress: the bytes it moves (segments estimated from the mean).
+std::int64_t work_of(const cell& c);
 
 // The segment means a cell of algorithm a takes: the --segments list, or {0} if unsegmented.
 std::vector<std::int64_t> segment_means_of(algorithm a, const options& o);

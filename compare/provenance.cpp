@@ -2,12 +2,12 @@
 
 #include "gpu.hpp"
 #include "implementation.hpp"
+#include "types.hpp"
 
 #include <algorithm>
-#include <array>
-#include <cctype>
 #include <cstdio>
 #include <ctime>
+#include <cstdlib>
 #include <fstream>
 #include <thread>
 
@@ -15,41 +15,12 @@
 #include <omp.h>
 #endif
 
-#ifndef PSCAN_COMPARE_SOURCE_DIR
-#define PSCAN_COMPARE_SOURCE_DIR "."
-#endif
-#ifndef PSCAN_COMPARE_GIT_COMMIT
-#define PSCAN_COMPARE_GIT_COMMIT "unknown"
-#endif
 #ifndef PSCAN_COMPARE_BUILD_TYPE
 #define PSCAN_COMPARE_BUILD_TYPE "unknown"
 #endif
 
 namespace compare {
 namespace {
-
-// The first line a shell command prints, or "" if it fails.
-std::string first_line_of(const std::string& command) {
-  std::FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return "";
-  std::array<char, 256> buffer{};
-  std::string line;
-  if (std::fgets(buffer.data(), buffer.size(), pipe)) line = buffer.data();
-  const int status = pclose(pipe);
-  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
-  return status == 0 ? line : "";
-}
-
-// Read now (the binary may be older than the checkout); the configure-time commit otherwise.
-std::string git_commit() {
-  const std::string git = "git -C '" + source_dir() + "' ";
-  std::string commit = first_line_of(git + "rev-parse HEAD 2>/dev/null");
-  if (commit.empty()) return PSCAN_COMPARE_GIT_COMMIT;
-  if (!first_line_of(git + "status --porcelain --untracked-files=no 2>/dev/null").empty()) {
-    commit += " (with uncommitted changes)";
-  }
-  return commit;
-}
 
 std::string cpu_model() {
   std::ifstream cpuinfo("/proc/cpuinfo");
@@ -64,11 +35,13 @@ std::string cpu_model() {
   return "unknown";
 }
 
-int cpu_threads() {
+std::string omp_threads() {  // what the OpenMP runtime uses, and why
+  const char* env = std::getenv("OMP_NUM_THREADS");
+  const std::string from = std::string(" (OMP_NUM_THREADS ") + (env ? env : "unset") + ")";
 #if defined(_OPENMP)
-  return omp_get_max_threads();
+  return std::to_string(omp_get_max_threads()) + from;
 #else
-  return static_cast<int>(std::thread::hardware_concurrency());
+  return "no OpenMP" + from;
 #endif
 }
 
@@ -99,8 +72,6 @@ std::string utc_now() {
 
 }  // namespace
 
-std::string source_dir() { return PSCAN_COMPARE_SOURCE_DIR; }
-
 std::vector<std::pair<std::string, std::string>> collect_provenance(
     const options& o, const std::string& gpu_unavailable) {
   std::string command;
@@ -108,12 +79,16 @@ std::vector<std::pair<std::string, std::string>> collect_provenance(
   std::vector<std::pair<std::string, std::string>> p = {
       {"tool", "pscan-compare"},
       {"date", utc_now()},
+      {"version", version_text()},
       {"git_commit", git_commit()},
+      {"git_dirty", std::string(git_dirty() ? "yes" : "no") + " (git status at configure time)"},
       {"command", command},
       {"build_type", PSCAN_COMPARE_BUILD_TYPE},
       {"host_compiler", host_compiler()},
       {"cpu", cpu_model()},
-      {"cpu_threads", std::to_string(cpu_threads())},
+      {"omp_max_threads", omp_threads()},
+      {"hardware_threads", std::to_string(std::thread::hardware_concurrency())},
+      {"data_seed", std::to_string(data_seed) + " (splitmix64 of index ^ seed; compare/types.hpp)"},
       {"cccl_version", cccl_version().empty() ? "none" : cccl_version()},
   };
   if (gpu_unavailable.empty()) {
@@ -144,19 +119,6 @@ std::vector<std::pair<std::string, std::string>> collect_provenance(
              "scan 2n*sizeof(T), reduce n*sizeof(T), plus flags/keys/offsets read and "
              "segmented_reduce outputs; copy moves n elements (2n*sizeof(T))"}});
   return p;
-}
-
-std::string machine_slug(const std::string& gpu_unavailable) {
-  const std::string name = gpu_unavailable.empty() ? gpu::facts().name : "cpu-" + cpu_model();
-  std::string slug;
-  for (char c : name) {
-    if (std::isalnum(static_cast<unsigned char>(c)))
-      slug += static_cast<char>(std::tolower(c));
-    else if (!slug.empty() && slug.back() != '-')
-      slug += '-';
-  }
-  while (!slug.empty() && slug.back() == '-') slug.pop_back();
-  return slug.empty() ? "unknown" : slug;
 }
 
 }  // namespace compare

@@ -4,7 +4,9 @@
 #include "matrix.hpp"
 #include "timing.hpp"
 
+#include <chrono>
 #include <cstdint>
+#include <fstream>
 #include <iosfwd>
 #include <string>
 #include <utility>
@@ -24,11 +26,12 @@ struct result {
   std::string message;     // why it FAILED or errored
   stats timing;            // empty (runs = 0) unless ok
   std::int64_t bytes = 0;  // traffic counted for GB/s: cell traffic, or 2 n sizeof(T) for copy
-  // Derived by finalize(); negative when not available.
+  // Derived by finalize_cell(); negative when not available.
   double gelem_per_s = -1;
   double gb_per_s = -1;
   double percent_of_copy = -1;
   double speedup = -1;  // t(baseline) / t(this), medians
+  bool busy = false;    // looks_busy(timing): the machine was not idle
 };
 
 // The implementation other rows of a cell are compared with: CUB on the GPU, std on the CPU.
@@ -38,16 +41,27 @@ struct report {
   std::vector<std::pair<std::string, std::string>> provenance;
   std::vector<std::string> notes;
   std::vector<result> results;
-  std::vector<result> copies;  // one copy per (target, type, size), reported or not
 };
 
-// Throughput, % of the copy of the same cell's (type, size), and speedup over the baseline.
-void finalize(report& r);
+// Throughput, % of the copy of the cell's (type, size), speedup over the baseline, busy flag.
+void finalize_cell(std::vector<result>& rows, result& copy);
 
-void print_table(const report& r, std::ostream& out);
+void print_header(std::ostream& out);
+void print_rows(const std::vector<result>& rows, std::ostream& out);  // one cell's block
 void print_summary(const report& r, std::ostream& out);  // the largest size of each cell
-void write_csv(const report& r, const std::string& path);
-void write_json(const report& r, const std::string& path);
-void write_markdown(const report& r, const std::string& path);
+
+// The result files: CSV appended row by row, JSON and Markdown rewritten after every cell.
+class result_files {
+ public:
+  result_files(std::string csv, std::string json, std::string md);  // "" writes nothing
+  void start(const report& r);
+  void add(const report& r, const std::vector<result>& rows);
+  void finish(const report& r);  // JSON and Markdown with the final provenance
+
+ private:
+  std::string csv_, json_, md_;
+  std::ofstream csv_out_;
+  std::chrono::steady_clock::time_point last_write_{};
+};
 
 }  // namespace compare

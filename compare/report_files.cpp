@@ -1,13 +1,14 @@
-// CSV, JSON and Markdown writers, each with the provenance. Written by hand: no extra libraries.
+// CSV, JSON (nlohmann-json) and Markdown writers, each with the provenance.
 
 #include "report.hpp"
 #include "report_format.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <stdexcept>
 
@@ -20,6 +21,16 @@ std::ofstream open_for_writing(const std::string& path) {
   return out;
 }
 
+// Written to a temporary and renamed, so a run stopped mid-write leaves the previous file.
+template <class Write>
+void replace_file(const std::string& path, Write write) {
+  {
+    std::ofstream out = open_for_writing(path + ".tmp");
+    write(out);
+  }
+  std::rename((path + ".tmp").c_str(), path.c_str());
+}
+
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n") == std::string::npos) return s;
   std::string quoted = "\"";
@@ -27,145 +38,83 @@ std::string csv_field(const std::string& s) {
   return quoted + "\"";
 }
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-      out += escaped;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
-
-std::string json_number(double v, int decimals) {
-  const std::string s = number(v, decimals);
-  return s.empty() ? "null" : s;
-}
-
-// The columns of a row, shared by CSV and JSON: name, text, and whether the text is a number.
-struct field {
-  const char* name;
-  std::string text;
-  bool numeric;
-};
-
-std::vector<field> fields_of(const result& x) {
+// A row's columns in file order: null where not available.
+nlohmann::ordered_json row_of(const result& x) {
+  using json = nlohmann::ordered_json;
   const bool ok = x.outcome == status::ok;
-  const bool baseline_known = x.speedup > 0;
-  auto timing = [&](double ms) { return ok ? number(ms, 6) : std::string(); };
-  return {{"target", name_of(x.c.where), false},
-          {"algorithm", name_of(x.c.algo), false},
-          {"type", name_of(x.c.type), false},
-          {"n", std::to_string(x.c.n), true},
-          {"segment_mean", x.c.segment_mean ? std::to_string(x.c.segment_mean) : "", true},
-          {"segments", x.c.segment_mean ? std::to_string(x.segments) : "", true},
-          {"implementation", x.impl, false},
-          {"library", x.library, false},
-          {"status", name_of(x.outcome), false},
-          {"runs", ok ? std::to_string(x.timing.runs) : "", true},
-          {"median_ms", timing(x.timing.median_ms), true},
-          {"min_ms", timing(x.timing.min_ms), true},
-          {"max_ms", timing(x.timing.max_ms), true},
-          {"bytes", std::to_string(x.bytes), true},
-          {"gelem_per_s", number(x.gelem_per_s, 4), true},
-          {"gb_per_s", number(x.gb_per_s, 2), true},
-          {"percent_of_copy", number(x.percent_of_copy, 1), true},
-          {"speedup_vs_baseline", number(x.speedup, 3), true},
-          {"baseline", baseline_known ? baseline_of(x.c.where) : "", false},
-          {"message", x.message, false}};
+  auto opt = [](bool known, auto v) { return known ? json(v) : json(); };
+  return {{"target", name_of(x.c.where)},
+          {"algorithm", name_of(x.c.algo)},
+          {"type", name_of(x.c.type)},
+          {"n", x.c.n},
+          {"segment_mean", opt(x.c.segment_mean > 0, x.c.segment_mean)},
+          {"segments", opt(x.c.segment_mean > 0, x.segments)},
+          {"implementation", x.impl},
+          {"library", x.library},
+          {"status", name_of(x.outcome)},
+          {"runs", opt(ok, x.timing.runs)},
+          {"median_ms", opt(ok, x.timing.median_ms)},
+          {"min_ms", opt(ok, x.timing.min_ms)},
+          {"max_ms", opt(ok, x.timing.max_ms)},
+          {"bytes", x.bytes},
+          {"gelem_per_s", opt(x.gelem_per_s >= 0, x.gelem_per_s)},
+          {"gb_per_s", opt(x.gb_per_s >= 0, x.gb_per_s)},
+          {"percent_of_copy", opt(x.percent_of_copy >= 0, x.percent_of_copy)},
+          {"speedup_vs_baseline", opt(x.speedup > 0, x.speedup)},
+          {"baseline", x.speedup > 0 ? baseline_of(x.c.where) : ""},
+          {"busy", x.busy},
+          {"message", x.message}};
 }
 
-}  // namespace
-
-void write_csv(const report& r, const std::string& path) {
-  std::ofstream out = open_for_writing(path);
-  for (const auto& [k, v] : r.provenance) out << "# " << k << ": " << v << "\n";
-  for (const auto& note : r.notes) out << "# note: " << note << "\n";
-  const result header_row;
-  std::string header;
-  for (const field& f : fields_of(header_row))
-    header += (header.empty() ? "" : ",") + std::string(f.name);
-  out << header << "\n";
-  for (const result* x : sorted_rows(r)) {
-    std::string line;
-    for (const field& f : fields_of(*x)) line += (line.empty() ? "" : ",") + csv_field(f.text);
-    out << line << "\n";
+std::string csv_line(const nlohmann::ordered_json& row, bool header) {
+  std::string line;
+  for (const auto& [k, v] : row.items()) {
+    const std::string text = header        ? k
+                             : v.is_null() ? ""
+                             : v.is_string() ? v.get<std::string>()
+                             : v.is_boolean() ? (v.get<bool>() ? "yes" : "")
+                                              : v.dump();
+    line += (line.empty() ? "" : ",") + csv_field(text);
   }
+  return line + "\n";
 }
 
-void write_json(const report& r, const std::string& path) {
-  std::ofstream out = open_for_writing(path);
-  out << "{\n  \"provenance\": {";
-  const char* sep = "\n    ";
-  for (const auto& [k, v] : r.provenance) {
-    out << sep << json_string(k) << ": " << json_string(v);
-    sep = ",\n    ";
-  }
-  out << "\n  },\n  \"notes\": [";
-  sep = "\n    ";
-  for (const auto& note : r.notes) {
-    out << sep << json_string(note);
-    sep = ",\n    ";
-  }
-  out << "\n  ],\n  \"results\": [";
-  sep = "\n    ";
-  for (const result* x : sorted_rows(r)) {
-    out << sep << "{";
-    const char* inner = "";
-    for (const field& f : fields_of(*x)) {
-      const std::string value = !f.numeric ? json_string(f.text) : f.text.empty() ? "null" : f.text;
-      out << inner << json_string(f.name) << ": " << value;
-      inner = ", ";
-    }
-    out << "}";
-    sep = ",\n    ";
-  }
-  out << "\n  ]\n}\n";
+void write_json(const report& r, std::ostream& out) {
+  nlohmann::ordered_json doc = {{"provenance", nlohmann::ordered_json::object()},
+                                {"notes", r.notes},
+                                {"results", nlohmann::ordered_json::array()}};
+  for (const auto& [k, v] : r.provenance) doc["provenance"][k] = v;
+  for (const result* x : sorted_rows(r)) doc["results"].push_back(row_of(*x));
+  out << doc.dump(2) << "\n";
 }
 
 // Markdown: provenance, notes, then per (target, algorithm, type) a table of GB/s with sizes as
 // rows and implementations as columns (speedup over the baseline in parentheses).
-void write_markdown(const report& r, const std::string& path) {
-  std::ofstream out = open_for_writing(path);
+void write_markdown(const report& r, std::ostream& out) {
   out << "# pscan-compare results\n\n";
   for (const auto& [k, v] : r.provenance) out << "- **" << k << "**: " << v << "\n";
-  if (!r.notes.empty()) {
-    out << "\n## Notes\n\n";
-    for (const auto& note : r.notes) out << "- " << note << "\n";
-  }
+  if (!r.notes.empty()) out << "\n## Notes\n\n";
+  for (const auto& note : r.notes) out << "- " << note << "\n";
   const auto rows = sorted_rows(r);
-  for (std::size_t begin = 0; begin < rows.size();) {
+  for (std::size_t begin = 0, end = 0; begin < rows.size(); begin = end) {
     const cell& first = rows[begin]->c;
-    auto same_table = [&](const result* x) {
-      return x->c.where == first.where && x->c.algo == first.algo && x->c.type == first.type;
-    };
-    std::size_t end = begin;
     std::vector<std::string> impls;
-    while (end < rows.size() && same_table(rows[end])) {
-      if (std::find(impls.begin(), impls.end(), rows[end]->impl) == impls.end())
-        impls.push_back(rows[end]->impl);
-      ++end;
+    std::map<std::pair<std::int64_t, std::int64_t>, std::map<std::string, std::string>> table;
+    for (end = begin; end < rows.size() && rows[end]->c.where == first.where &&
+                      rows[end]->c.algo == first.algo && rows[end]->c.type == first.type;
+         ++end) {
+      const result& x = *rows[end];
+      if (std::find(impls.begin(), impls.end(), x.impl) == impls.end()) impls.push_back(x.impl);
+      std::string text = x.outcome == status::ok ? number(x.gb_per_s, 1) : name_of(x.outcome);
+      if (x.speedup > 0) text += " (" + number(x.speedup, 2) + "x)";
+      table[{x.c.segment_mean, x.c.n}][x.impl] = text + (x.busy ? " !" : "");
     }
     out << "\n## " << name_of(first.where) << " " << name_of(first.algo) << " "
-        << name_of(first.type) << " (GB/s)\n\n| n | segment mean |";
+        << name_of(first.type) << " (GB/s; ! busy machine)\n\n| n | segment mean |";
     for (const auto& impl : impls) out << " " << impl << " |";
     out << "\n|---:|---:|";
     for (std::size_t i = 0; i < impls.size(); ++i) out << "---:|";
     out << "\n";
-    std::map<std::pair<std::int64_t, std::int64_t>, std::map<std::string, std::string>> table;
-    for (std::size_t i = begin; i < end; ++i) {
-      const result& x = *rows[i];
-      std::string text = x.outcome == status::ok ? number(x.gb_per_s, 1) : name_of(x.outcome);
-      if (x.speedup > 0) text += " (" + number(x.speedup, 2) + "x)";
-      table[{x.c.segment_mean, x.c.n}][x.impl] = text;
-    }
     for (const auto& [key, by_impl] : table) {
       out << "| " << format_count(key.second) << " | "
           << (key.first ? format_count(key.first) : "-") << " |";
@@ -175,8 +124,42 @@ void write_markdown(const report& r, const std::string& path) {
       }
       out << "\n";
     }
-    begin = end;
   }
+}
+
+}  // namespace
+
+result_files::result_files(std::string csv, std::string json, std::string md)
+    : csv_(std::move(csv)), json_(std::move(json)), md_(std::move(md)) {
+  for (const std::string* path : {&csv_, &json_, &md_}) {  // fail before the run, not after it
+    if (!path->empty()) open_for_writing(*path);
+  }
+}
+
+void result_files::start(const report& r) {
+  if (!csv_.empty()) {
+    csv_out_ = open_for_writing(csv_);
+    for (const auto& [k, v] : r.provenance) csv_out_ << "# " << k << ": " << v << "\n";
+    for (const auto& note : r.notes) csv_out_ << "# note: " << note << "\n";
+    csv_out_ << csv_line(row_of(result{}), true) << std::flush;
+  }
+  finish(r);
+}
+
+void result_files::add(const report& r, const std::vector<result>& rows) {
+  if (csv_out_.is_open()) {
+    for (const result& x : rows) csv_out_ << csv_line(row_of(x), false);
+    csv_out_.flush();
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_write_ < std::chrono::seconds(2)) return;  // large runs: not O(rows^2) bytes
+  last_write_ = now;
+  finish(r);
+}
+
+void result_files::finish(const report& r) {
+  if (!json_.empty()) replace_file(json_, [&](std::ostream& out) { write_json(r, out); });
+  if (!md_.empty()) replace_file(md_, [&](std::ostream& out) { write_markdown(r, out); });
 }
 
 }  // namespace compare

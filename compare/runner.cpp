@@ -78,7 +78,8 @@ gpu::buffer to_device(const T* host, std::int64_t count, bool gpu) {
 
 class matrix_runner {
  public:
-  matrix_runner(const options& o, report& r, progress_bar& bar) : o_(o), r_(r), bar_(bar) {}
+  matrix_runner(const options& o, report& r, progress_bar& bar, const cell_done& done)
+      : o_(o), r_(r), bar_(bar), done_(done) {}
   bool complete() const { return complete_; }  // false if a (size, type) had to be skipped
 
   void run_group(const planned_group& pg) {
@@ -136,8 +137,7 @@ class matrix_runner {
     const cell copy_cell{pg.g.where, algorithm::inclusive_scan, type, n, 0};
     result copy = measure(*pg.copy, copy_cell, b, nullptr);
     copy.bytes = 2 * n * static_cast<std::int64_t>(sizeof(T));  // n read, n written
-    r_.copies.push_back(copy);
-    bar_.step(cell_label(copy_cell) + " copy");
+    bar_.step(work_of(copy_cell), cell_label(copy_cell) + " copy");
     for (algorithm a : pg.g.algos) {
       for (std::int64_t mean : segment_means_of(a, o_)) {
         run_cell<T>(pg, cell{pg.g.where, a, type, n, mean}, values, reference, b, copy);
@@ -147,7 +147,7 @@ class matrix_runner {
 
   template <class T>
   void run_cell(const planned_group& pg, const cell& c, const host_array<T>& values,
-                const host_array<T>& reference, cell_buffers b, const result& copy) {
+                const host_array<T>& reference, cell_buffers b, result copy) {
     std::vector<const implementation*> impls;
     for (const implementation* impl : pg.impls) {
       if (runs_cell(*impl, c, o_)) impls.push_back(impl);
@@ -195,16 +195,18 @@ class matrix_runner {
       return describe_mismatch(m.count, outputs, m.first, got, reference.get()[m.first]);
     };
     const std::int64_t out_bytes = outputs * static_cast<std::int64_t>(sizeof(T));
+    std::vector<result> rows;
     for (const implementation* impl : impls) {
-      r_.results.push_back(measure(*impl, c, b, validate, out_bytes));
-      bar_.step(cell_label(c) + " " + impl->name);
+      rows.push_back(measure(*impl, c, b, validate, out_bytes));
+      bar_.step(work_of(c), cell_label(c) + " " + impl->name);
     }
-    if (pg.show_copy) {
-      result row = copy;
-      row.c = c;
-      row.segments = b.segments;
-      r_.results.push_back(row);
-    }
+    copy.c = c;
+    copy.segments = b.segments;
+    if (pg.show_copy) rows.push_back(copy);
+    finalize_cell(rows, copy);
+    r_.results.insert(r_.results.end(), rows.begin(), rows.end());
+    bar_.clear();
+    done_(rows);
   }
 
   // Prepare, validate (unless it is the copy), then time. Any exception becomes an error row;
@@ -253,15 +255,16 @@ class matrix_runner {
   const options& o_;
   report& r_;
   progress_bar& bar_;
+  const cell_done& done_;
   std::map<std::int64_t, segmentation> segments_;
   bool complete_ = true;
 };
 
 }  // namespace
 
-bool run_plan(const plan& p, const options& o, report& r) {
-  progress_bar bar(p.units, o.progress);
-  matrix_runner runner(o, r, bar);
+bool run_plan(const plan& p, const options& o, report& r, const cell_done& done) {
+  progress_bar bar(p.work, o.progress);
+  matrix_runner runner(o, r, bar, done);
   bool device_ok = true;
   for (const planned_group& pg : p.groups) {
     try {
@@ -272,7 +275,7 @@ bool run_plan(const plan& p, const options& o, report& r) {
       device_ok = false;
     }
   }
-  bar.finish();
+  bar.clear();
   return device_ok && runner.complete();
 }
 

@@ -21,6 +21,12 @@ struct stats {
   double max_ms = 0;
 };
 
+// Busy machine: the median over 1.5x the fastest run (and 50 us above it), so at least half the
+// runs were slowed; one preempted run, which the median ignores, does not flag a cell.
+inline bool looks_busy(const stats& s) {
+  return s.runs > 1 && s.median_ms > 1.5 * s.min_ms && s.median_ms - s.min_ms > 0.05;
+}
+
 inline stats summarize(std::vector<double> ms) {
   stats s;
   if (ms.empty()) return s;

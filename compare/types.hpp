@@ -90,16 +90,21 @@ COMPARE_HD inline std::uint64_t mix64(std::uint64_t x) {  // splitmix64's finali
   return x ^ (x >> 31);
 }
 
+// Every input value and segment length derives from it (recorded in the provenance).
+inline constexpr std::uint64_t data_seed = 0;
+
 // Input i. Arithmetic inputs telescope: x_i = w_i - w_{i-1} with w in [0, 16), so the sum of any
 // contiguous range is an integer in [-15, 15]: exact in float and double whatever the association
 // order, and no integer overflow. Affine inputs are random maps (wrap-around is well defined).
 template <class T>
 T value_at(std::int64_t i) {
   if constexpr (std::is_same_v<T, affine>) {
-    const auto k = static_cast<std::uint64_t>(i);
+    const auto k = static_cast<std::uint64_t>(i) ^ data_seed;
     return affine{mix64(2 * k) | 1, mix64(2 * k + 1)};
   } else {
-    auto w = [](std::int64_t j) { return j < 0 ? 0 : static_cast<int>(mix64(j) & 15); };
+    auto w = [](std::int64_t j) {
+      return j < 0 ? 0 : static_cast<int>(mix64(static_cast<std::uint64_t>(j) ^ data_seed) & 15);
+    };
     return static_cast<T>(w(i) - w(i - 1));
   }
 }

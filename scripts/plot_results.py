@@ -154,7 +154,8 @@ def write_headline(provenance, results, out):
     lines = ["# Headline: throughput at the largest size", "",
              provenance_line(provenance), "",
              "GB/s (bytes read + written) at the largest measured size; in parentheses the speedup "
-             "over CUB (GPU) or std (CPU) = t(baseline) / t(implementation).", ""]
+             "over CUB (GPU) or std (CPU) = t(baseline) / t(implementation); ! the machine was busy "
+             "(median over 1.5x the fastest run).", ""]
     for target in ("gpu", "cpu"):
         keys = sorted(k for k in groups if k[0] == target)
         if not keys:
@@ -175,7 +176,7 @@ def write_headline(provenance, results, out):
                 text = fmt(r["gb_per_s"], 1) if r["status"] == "ok" else r["status"]
                 if r.get("speedup_vs_baseline"):
                     text += f" ({r['speedup_vs_baseline']:.2f}x)"
-                cells[r["implementation"]] = text
+                cells[r["implementation"]] = text + (" !" if r.get("busy") else "")
             mean = size_label(k[3]) if k[3] else "-"
             lines.append(f"| {k[1]} | {k[2]} | {mean} | {size_label(n)} | " +
                          " | ".join(cells.get(i, "") for i in impls) + " |")

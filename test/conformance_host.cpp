@@ -34,31 +34,10 @@ struct host_memory {
   }
 };
 
-struct seq_fixture : host_memory {
-  static auto policy() { return pscan::seq; }
-};
-
-#if PSCAN_TEST_OPENMP
-struct omp_fixture : host_memory {
-  static auto policy() { return pscan::omp; }
-};
-// Three threads split inputs unevenly, whatever the machine's core count.
-struct omp_3_threads_fixture : host_memory {
-  static auto policy() { return pscan::omp.threads(3); }
-};
-#endif
-
 }  // namespace conformance
 
-TYPE_TO_STRING_AS("seq", conformance::seq_fixture);
-#if PSCAN_TEST_OPENMP
-TYPE_TO_STRING_AS("omp", conformance::omp_fixture);
-TYPE_TO_STRING_AS("omp.threads(3)", conformance::omp_3_threads_fixture);
-#define HOST_FIXTURES \
-  conformance::seq_fixture, conformance::omp_fixture, conformance::omp_3_threads_fixture
-#else
-#define HOST_FIXTURES conformance::seq_fixture
-#endif
+// The fixtures of the policies the CPU backends list (test/CMakeLists.txt writes it).
+#include "host_fixtures.hpp"
 
 CONFORMANCE_SCAN_CASES(HOST_FIXTURES);
 CONFORMANCE_REDUCE_CASES(HOST_FIXTURES);

@@ -15,8 +15,8 @@ struct reduce_fn {
     if constexpr (!accepts<P, Op, T>()) {
       return init;  // a static_assert has said why
     } else {
-      const std::int64_t n = checked_distance("pscan::reduce", "first", "last", first, last);
-      check_iterator(policy, "pscan::reduce", "first", first, n);
+      const std::int64_t n =
+          checked_range(policy, "pscan::reduce", arg("first", first), arg("last", last));
       if (n == 0) return init;
       return adl_reduce::call(policy, first, last, init, op);
     }

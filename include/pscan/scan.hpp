@@ -17,10 +17,8 @@ struct inclusive_scan_fn {
     if constexpr (!accepts<P, Op, value_type_t<InIt>>()) {
       return out;  // a static_assert has said why
     } else {
-      const std::int64_t n =
-          checked_distance("pscan::inclusive_scan", "first", "last", first, last);
-      check_iterator(policy, "pscan::inclusive_scan", "first", first, n);
-      check_iterator(policy, "pscan::inclusive_scan", "out", out, n);
+      const std::int64_t n = checked_range(policy, "pscan::inclusive_scan", arg("first", first),
+                                           arg("last", last), arg("out", out));
       if (n > 0) adl_inclusive_scan::call(policy, first, last, out, op);
       return out + n;
     }
@@ -31,10 +29,8 @@ struct inclusive_scan_fn {
     if constexpr (!accepts<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else {
-      const std::int64_t n =
-          checked_distance("pscan::inclusive_scan", "first", "last", first, last);
-      check_iterator(policy, "pscan::inclusive_scan", "first", first, n);
-      check_iterator(policy, "pscan::inclusive_scan", "out", out, n);
+      const std::int64_t n = checked_range(policy, "pscan::inclusive_scan", arg("first", first),
+                                           arg("last", last), arg("out", out));
       if (n > 0) adl_inclusive_scan::call(policy, first, last, out, op, init);
       return out + n;
     }
@@ -47,10 +43,8 @@ struct exclusive_scan_fn {
     if constexpr (!accepts<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else {
-      const std::int64_t n =
-          checked_distance("pscan::exclusive_scan", "first", "last", first, last);
-      check_iterator(policy, "pscan::exclusive_scan", "first", first, n);
-      check_iterator(policy, "pscan::exclusive_scan", "out", out, n);
+      const std::int64_t n = checked_range(policy, "pscan::exclusive_scan", arg("first", first),
+                                           arg("last", last), arg("out", out));
       if (n > 0) adl_exclusive_scan::call(policy, first, last, out, init, op);
       return out + n;
     }

@@ -21,10 +21,8 @@ struct segmented_inclusive_scan_fn {
     if constexpr (!accepts<P, Op, value_type_t<InIt>>()) {
       return out;  // a static_assert has said why
     } else {
-      const std::int64_t n = checked_distance(name, "first", "last", first, last);
-      check_iterator(policy, name, "first", first, n);
-      check_iterator(policy, name, "head_flags", head_flags, n);
-      check_iterator(policy, name, "out", out, n);
+      const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last),
+                                           arg("head_flags", head_flags), arg("out", out));
       if (n == 0) return out;
       using Pd = std::decay_t<P>;
       if constexpr (adl_segmented_inclusive_scan::available<Pd, InIt, InIt, FlagIt, OutIt, Op>) {
@@ -45,10 +43,8 @@ struct segmented_exclusive_scan_fn {
     if constexpr (!accepts<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else {
-      const std::int64_t n = checked_distance(name, "first", "last", first, last);
-      check_iterator(policy, name, "first", first, n);
-      check_iterator(policy, name, "head_flags", head_flags, n);
-      check_iterator(policy, name, "out", out, n);
+      const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last),
+                                           arg("head_flags", head_flags), arg("out", out));
       if (n == 0) return out;
       using Pd = std::decay_t<P>;
       if constexpr (adl_segmented_exclusive_scan::available<Pd, InIt, InIt, FlagIt, OutIt, T, Op>) {
@@ -72,10 +68,8 @@ struct inclusive_scan_by_key_fn {
       return out;  // a static_assert has said why
     } else {
       const std::int64_t n =
-          checked_distance(name, "keys_first", "keys_last", keys_first, keys_last);
-      check_iterator(policy, name, "keys_first", keys_first, n);
-      check_iterator(policy, name, "values", values, n);
-      check_iterator(policy, name, "out", out, n);
+          checked_range(policy, name, arg("keys_first", keys_first), arg("keys_last", keys_last),
+                        arg("values", values), arg("out", out));
       if (n == 0) return out;
       using Pd = std::decay_t<P>;
       if constexpr (adl_inclusive_scan_by_key::available<Pd, KeyIt, KeyIt, InIt, OutIt, Op,
@@ -100,10 +94,8 @@ struct exclusive_scan_by_key_fn {
       return out;  // a static_assert has said why
     } else {
       const std::int64_t n =
-          checked_distance(name, "keys_first", "keys_last", keys_first, keys_last);
-      check_iterator(policy, name, "keys_first", keys_first, n);
-      check_iterator(policy, name, "values", values, n);
-      check_iterator(policy, name, "out", out, n);
+          checked_range(policy, name, arg("keys_first", keys_first), arg("keys_last", keys_last),
+                        arg("values", values), arg("out", out));
       if (n == 0) return out;
       using Pd = std::decay_t<P>;
       if constexpr (adl_exclusive_scan_by_key::available<Pd, KeyIt, KeyIt, InIt, OutIt, T, Op,

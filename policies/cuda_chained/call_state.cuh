@@ -7,8 +7,8 @@
 #include <cuda_chained/policy.cuh>
 
 #include <cuda_common/check.cuh>
-#include <cuda_common/temporary.cuh>
-#include <cuda_common/tile_state_cache.cuh>
+#include <cuda_common/runtime/temporary.cuh>
+#include <cuda_common/runtime/tile_state_cache.cuh>
 
 #include <cuda_runtime.h>
 

@@ -7,7 +7,7 @@
 // every predecessor is resident or finished and publishes without waiting on us.
 
 #include <cuda_chained/tile_state.cuh>
-#include <cuda_chained/warp_window.cuh>
+#include <cuda_common/warp/warp_range_reduce.cuh>
 
 #include <cuda_common/utility.cuh>
 
@@ -75,7 +75,7 @@ __device__ bool lookback_window(const tile_state<T>& state, long long newest, Op
       has_lane_total = true;
     }
   }
-  combined = warp_range_reduce(lane_total, first_lane, 31, op);
+  combined = cuda::warp_range_reduce(lane_total, first_lane, 31, op);
   return found;
 }
 

@@ -12,7 +12,7 @@
 
 #include <cuda_chained/lookback.cuh>
 #include <cuda_chained/tile_state.cuh>
-#include <cuda_chained/warp_window.cuh>
+#include <cuda_common/warp/warp_range_reduce.cuh>
 
 #include <cuda_common/utility.cuh>
 
@@ -84,7 +84,7 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
     return tree_entry(level, (tile >> (tree_radix_bits * level)) - digit(level) + lane, tiles);
   };
   auto level_value = [&](int l, const T& node) {
-    return warp_range_reduce(lane < digit(l) ? node : T{}, 0, digit(l) - 1, op);
+    return cuda::warp_range_reduce(lane < digit(l) ? node : T{}, 0, digit(l) - 1, op);
   };
   // While this tile is the last of its group at levels 0 .. l, it publishes node (l + 1) as
   // soon as level l's nodes are in: waiting for all levels first would chain the groups' last

@@ -12,8 +12,9 @@
 #include <cuda_chained/tuning.cuh>
 
 #include <cuda_common/check.cuh>
-#include <cuda_common/host_result.cuh>
-#include <cuda_common/tile_reduce.cuh>
+#include <cuda_common/launch.cuh>
+#include <cuda_common/runtime/host_result.cuh>
+#include <cuda_common/tile/tile_reduce.cuh>
 #include <cuda_common/utility.cuh>
 
 #include <cstdint>
@@ -62,7 +63,7 @@ T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
   cuda::reject_graph_capture(p.stream, "pscan::reduce");
   const std::int64_t n = last - first;
   const auto kernel = &impl::reduce_kernel<T, InIt, Op>;
-  const std::int64_t blocks = range::share_blocks(reinterpret_cast<const void*>(kernel), n);
+  const std::int64_t blocks = cuda::share_blocks<range>(reinterpret_cast<const void*>(kernel), n);
   // The counters, then the partials (256-byte aligned).
   call_state scratch(p, tile_counters_bytes + sizeof(T) * blocks, impl::reduce_layout);
   auto* const base = static_cast<unsigned char*>(scratch.data());

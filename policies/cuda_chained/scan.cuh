@@ -14,7 +14,7 @@
 #include <cuda_chained/tuning.cuh>
 
 #include <cuda_common/check.cuh>
-#include <cuda_common/device_info.cuh>
+#include <cuda_common/runtime/device_info.cuh>
 #include <cuda_common/utility.cuh>
 
 #include <pscan/error.hpp>

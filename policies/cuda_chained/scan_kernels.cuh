@@ -20,11 +20,11 @@
 #include <cuda_chained/lookback_tree.cuh>
 #include <cuda_chained/tile_state.cuh>
 #include <cuda_chained/tuning.cuh>
-#include <cuda_chained/warp_window.cuh>
+#include <cuda_common/warp/warp_range_reduce.cuh>
 
-#include <cuda_common/barrier.cuh>
-#include <cuda_common/shared_tile_scan.cuh>
-#include <cuda_common/tile_scan.cuh>
+#include <cuda_common/block/barrier.cuh>
+#include <cuda_common/tile/shared_tile_scan.cuh>
+#include <cuda_common/tile/tile_scan.cuh>
 #include <cuda_common/utility.cuh>
 
 #include <cooperative_groups.h>
@@ -151,7 +151,7 @@ __global__ void __launch_bounds__(tuning<A>::scan_threads)
     if (cuda::warp_id() == 0 && tile > 0) {
       const int lane = cuda::lane_id();
       const A before = lane < tile ? *cluster.map_shared_rank(&tile_total[0], lane) : A{};
-      const A prefix = warp_range_reduce(before, 0, tile - 1, op);
+      const A prefix = cuda::warp_range_reduce(before, 0, tile - 1, op);
       if (lane == 0) carry_value[0] = HasInit ? static_cast<A>(op(init, prefix)) : prefix;
     }
     cluster.barrier_arrive();  // done reading the other blocks' shared memory

@@ -2,11 +2,11 @@
 // Segmented algorithms of pscan::cuda_chained. Segmented scans and scans by key take the generic
 // lifted-operator path (include/pscan/detail/segmented_generic.hpp) over this backend's scans,
 // which accept any random-access iterator. segmented_reduce is the one both CUDA backends share
-// (cuda_common/segmented_reduce.cuh), on this policy's stream and resource.
+// (cuda_common/algorithms/segmented_reduce.cuh), on this policy's stream and resource.
 
 #include <cuda_chained/policy.cuh>
 
-#include <cuda_common/segmented_reduce.cuh>
+#include <cuda_common/algorithms/segmented_reduce.cuh>
 
 namespace pscan::chained {
 

@@ -2,7 +2,7 @@
 // sm_90 (H100/H200) tuning of the chained kernels, by the size of the accumulator type. The
 // measurements behind each number are in docs/algorithms.md.
 
-#include <cuda_common/tile_io.cuh>
+#include <cuda_common/tile/tile_io.cuh>
 
 #include <cstdint>
 #include <type_traits>

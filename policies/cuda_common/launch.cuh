@@ -1,13 +1,16 @@
 #pragma once
 // Grids for any number of blocks: CUDA limits gridDim.x to 2^31 - 1, so larger launches use a
-// second dimension and kernels read their block's 64-bit index with grid_block_index().
+// second dimension and kernels read their block's 64-bit index with grid_block_index(). And the
+// grid of a reduction over block shares.
 
+#include <cuda_common/runtime/device_info.cuh>
 #include <cuda_common/utility.cuh>
 
 #include <pscan/error.hpp>
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -30,6 +33,18 @@ inline dim3 grid_for(std::int64_t blocks) {
 
 __device__ __forceinline__ std::int64_t grid_block_index() {
   return static_cast<std::int64_t>(blockIdx.y) * gridDim.x + blockIdx.x;
+}
+
+// Blocks of a Range::reduce_block_share grid (Range a block_range_reduce) of `kernel` over n
+// elements: one full wave (all resident blocks of the GPU), but no more than one warp segment
+// per warp of every block, so that no share is empty.
+template <class Range>
+std::int64_t share_blocks(const void* kernel, std::int64_t n) {
+  const std::int64_t resident =
+      std::int64_t{current_device_info().sm_count} *
+      std::max(1, max_active_blocks_per_sm(kernel, Range::block_threads));
+  return std::min(resident, ceil_div<std::int64_t>(n, std::int64_t{Range::warp_items} *
+                                                          Range::warps));
 }
 
 }  // namespace pscan::cuda

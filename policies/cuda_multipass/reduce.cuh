@@ -12,9 +12,10 @@
 #include <cuda_multipass/tuning.cuh>
 
 #include <cuda_common/check.cuh>
-#include <cuda_common/host_result.cuh>
-#include <cuda_common/temporary.cuh>
-#include <cuda_common/tile_reduce.cuh>
+#include <cuda_common/launch.cuh>
+#include <cuda_common/runtime/host_result.cuh>
+#include <cuda_common/runtime/temporary.cuh>
+#include <cuda_common/tile/tile_reduce.cuh>
 
 #include <cstdint>
 
@@ -52,7 +53,7 @@ T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
   using range = cuda::block_range_reduce<T, cfg::block_threads, cfg::items>;
   cuda::reject_graph_capture(p.stream, "pscan::reduce");
   const std::int64_t n = last - first;
-  const std::int64_t blocks = range::share_blocks(
+  const std::int64_t blocks = cuda::share_blocks<range>(
       reinterpret_cast<const void*>(&impl::reduce_kernel<T, InIt, Op, T*>), n);
   // One block reduces `count` values from `in`, init first, into the host.
   const auto finish = [&](auto in, std::int64_t count) {

@@ -14,9 +14,9 @@
 
 #include <cuda_common/check.cuh>
 #include <cuda_common/launch.cuh>
-#include <cuda_common/temporary.cuh>
-#include <cuda_common/tile_reduce.cuh>
-#include <cuda_common/tile_scan.cuh>
+#include <cuda_common/runtime/temporary.cuh>
+#include <cuda_common/tile/tile_reduce.cuh>
+#include <cuda_common/tile/tile_scan.cuh>
 
 #include <cstdint>
 #include <iterator>

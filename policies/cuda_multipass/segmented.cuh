@@ -1,11 +1,11 @@
 #pragma once
 // segmented_reduce of pscan::cuda_multipass: the one both CUDA backends share
-// (cuda_common/segmented_reduce.cuh). Segmented scans and scans by key take the generic
+// (cuda_common/algorithms/segmented_reduce.cuh). Segmented scans and scans by key take the generic
 // lifted-operator path over this backend's inclusive_scan / exclusive_scan.
 
 #include <cuda_multipass/policy.cuh>
 
-#include <cuda_common/segmented_reduce.cuh>
+#include <cuda_common/algorithms/segmented_reduce.cuh>
 
 namespace pscan::multipass {
 

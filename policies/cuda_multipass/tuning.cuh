@@ -2,7 +2,7 @@
 // Tile shapes of the multi-pass kernels, per accumulator type, tuned for sm_90: 256 threads and
 // about 64 bytes per thread (cuda::items_per_64_bytes_v).
 
-#include <cuda_common/tile_io.cuh>
+#include <cuda_common/tile/tile_io.cuh>
 
 namespace pscan::multipass {
 

@@ -13,8 +13,8 @@ namespace conformance {
 // On systems where the device reads pageable memory (HMM, ATS) a host pointer is valid input.
 inline bool device_reads_pageable_memory() {
   int device = 0, pageable = 0;
-  TEST_CUDA(cudaGetDevice(&device));
-  TEST_CUDA(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device));
+  PSCAN_CUDA_CHECK(cudaGetDevice(&device));
+  PSCAN_CUDA_CHECK(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device));
   return pageable != 0;
 }
 

@@ -3,12 +3,12 @@
 // every call runs on a non-blocking stream, so work a backend wrongly puts on the default stream
 // races with it and shows; download synchronises that stream before reading back.
 
+#include <cuda_common/check.cuh>
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <stdexcept>
-#include <string>
 #include <utility>
 #include <vector>
 
@@ -16,21 +16,12 @@
 
 namespace conformance {
 
-inline void cuda_require(cudaError_t status, const char* call, const char* file, int line) {
-  if (status != cudaSuccess) {
-    throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + call +
-                             " failed: " + cudaGetErrorName(status) + " (" +
-                             cudaGetErrorString(status) + ")");
-  }
-}
-#define TEST_CUDA(call) ::conformance::cuda_require((call), #call, __FILE__, __LINE__)
-
 // One stream for the whole run, never destroyed on purpose: static destruction may run after the
 // CUDA runtime has shut down.
 inline cudaStream_t test_stream() {
   static const cudaStream_t stream = [] {
     cudaStream_t created = nullptr;
-    TEST_CUDA(cudaStreamCreateWithFlags(&created, cudaStreamNonBlocking));
+    PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&created, cudaStreamNonBlocking));
     return created;
   }();
   return stream;
@@ -46,9 +37,9 @@ class device_buffer {
   explicit device_buffer(std::size_t size, memory_kind kind = memory_kind::device) : size_(size) {
     const std::size_t bytes = std::max<std::size_t>(size, 1) * sizeof(T);
     if (kind == memory_kind::managed) {
-      TEST_CUDA(cudaMallocManaged(&data_, bytes));
+      PSCAN_CUDA_CHECK(cudaMallocManaged(&data_, bytes));
     } else {
-      TEST_CUDA(cudaMalloc(&data_, bytes));
+      PSCAN_CUDA_CHECK(cudaMalloc(&data_, bytes));
     }
   }
   device_buffer(device_buffer&& other) noexcept
@@ -84,7 +75,7 @@ struct device_memory {
     device_buffer<T> buffer(values.size());
     // From pageable memory the copy has left `values` when the call returns.
     if (!values.empty()) {
-      TEST_CUDA(cudaMemcpyAsync(buffer.begin(), values.data(), values.size() * sizeof(T),
+      PSCAN_CUDA_CHECK(cudaMemcpyAsync(buffer.begin(), values.data(), values.size() * sizeof(T),
                                 cudaMemcpyHostToDevice, test_stream()));
     }
     return buffer;
@@ -93,48 +84,15 @@ struct device_memory {
   static std::vector<T> download(const device_buffer<T>& buffer) {
     std::vector<T> values(buffer.size());
     if (!values.empty()) {
-      TEST_CUDA(cudaMemcpyAsync(values.data(), buffer.begin(), values.size() * sizeof(T),
+      PSCAN_CUDA_CHECK(cudaMemcpyAsync(values.data(), buffer.begin(), values.size() * sizeof(T),
                                 cudaMemcpyDeviceToHost, test_stream()));
     }
-    TEST_CUDA(cudaStreamSynchronize(test_stream()));
+    PSCAN_CUDA_CHECK(cudaStreamSynchronize(test_stream()));
     return values;
   }
 };
 
-// Registered backends only (test/cuda/CMakeLists.txt defines these from the CMake targets).
-#if PSCAN_TEST_CUDA_MULTIPASS
-struct cuda_multipass_fixture : device_memory {
-  static auto policy() { return pscan::cuda_multipass.on(test_stream()); }
-};
-#endif
-#if PSCAN_TEST_CUDA_CHAINED
-struct cuda_chained_fixture : device_memory {
-  static auto policy() { return pscan::cuda_chained.on(test_stream()); }
-};
-// The fixed-order look-back (the tree) for every operator without exact associativity.
-struct cuda_chained_det_fixture : device_memory {
-  static auto policy() { return pscan::cuda_chained.deterministic().on(test_stream()); }
-};
-#endif
-
 }  // namespace conformance
 
-#if PSCAN_TEST_CUDA_MULTIPASS
-TYPE_TO_STRING_AS("cuda_multipass", conformance::cuda_multipass_fixture);
-#endif
-#if PSCAN_TEST_CUDA_CHAINED
-TYPE_TO_STRING_AS("cuda_chained", conformance::cuda_chained_fixture);
-TYPE_TO_STRING_AS("cuda_chained_det", conformance::cuda_chained_det_fixture);
-#endif
-
-#if PSCAN_TEST_CUDA_MULTIPASS && PSCAN_TEST_CUDA_CHAINED
-#define CUDA_FIXTURES                                                   \
-  conformance::cuda_multipass_fixture, conformance::cuda_chained_fixture, \
-      conformance::cuda_chained_det_fixture
-#elif PSCAN_TEST_CUDA_MULTIPASS
-#define CUDA_FIXTURES conformance::cuda_multipass_fixture
-#elif PSCAN_TEST_CUDA_CHAINED
-#define CUDA_FIXTURES conformance::cuda_chained_fixture, conformance::cuda_chained_det_fixture
-#else
-#define CUDA_FIXTURES
-#endif
+// The fixtures of the policies the CUDA backends list (test/cuda/CMakeLists.txt writes it).
+#include "cuda_fixtures.cuh"

@@ -57,20 +57,20 @@ void check_scan(scan_form form, const conformance::device_buffer<byte>& in,
                 const conformance::device_buffer<byte>& out) {
   conformance::device_buffer<unsigned long long> counters(2);
   const unsigned long long start[2] = {0, ~0ull};
-  TEST_CUDA(cudaMemcpyAsync(counters.begin(), start, sizeof start, cudaMemcpyHostToDevice,
+  PSCAN_CUDA_CHECK(cudaMemcpyAsync(counters.begin(), start, sizeof start, cudaMemcpyHostToDevice,
                             conformance::test_stream()));
   check_recurrence<<<grid, block, 0, conformance::test_stream()>>>(
       form, in.begin(), flags.begin(), out.begin(), n, counters.begin(), counters.begin() + 1);
-  TEST_CUDA(cudaGetLastError());
+  PSCAN_CUDA_CHECK(cudaGetLastError());
   const auto result = F::download(counters);
   CHECK_MESSAGE(result[0] == 0, result[0], " wrong outputs, the first at ", result[1]);
 }
 
 byte byte_at(const conformance::device_buffer<byte>& buffer, std::int64_t i) {
   byte value = 0;
-  TEST_CUDA(cudaMemcpyAsync(&value, buffer.begin() + i, 1, cudaMemcpyDeviceToHost,
+  PSCAN_CUDA_CHECK(cudaMemcpyAsync(&value, buffer.begin() + i, 1, cudaMemcpyDeviceToHost,
                             conformance::test_stream()));
-  TEST_CUDA(cudaStreamSynchronize(conformance::test_stream()));
+  PSCAN_CUDA_CHECK(cudaStreamSynchronize(conformance::test_stream()));
   return value;
 }
 
@@ -79,14 +79,14 @@ byte byte_at(const conformance::device_buffer<byte>& buffer, std::int64_t i) {
 TEST_CASE_TEMPLATE_DEFINE("more than 2^31 elements", F, large_case) {
   using namespace conformance;
   std::size_t free_bytes = 0, total_bytes = 0;
-  TEST_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  PSCAN_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (free_bytes < 3 * static_cast<std::size_t>(n) + (std::size_t{1} << 30)) {
     skip_case("the device has " + std::to_string(free_bytes >> 20) +
               " MiB free, this test needs ~7 GiB");
   }
   device_buffer<byte> in(n), flags(n), out(n);
   fill<<<grid, block, 0, test_stream()>>>(in.begin(), flags.begin(), n);
-  TEST_CUDA(cudaGetLastError());
+  PSCAN_CUDA_CHECK(cudaGetLastError());
   const auto p = F::policy();
 
   pscan::inclusive_scan(p, in.begin(), in.end(), out.begin(), wrapping_plus);

@@ -17,7 +17,7 @@ class counting_resource : public pscan::cuda::device_resource {
  public:
   void* allocate(std::size_t bytes, cudaStream_t stream) override {
     void* memory = nullptr;
-    TEST_CUDA(cudaMallocAsync(&memory, bytes, stream));
+    PSCAN_CUDA_CHECK(cudaMallocAsync(&memory, bytes, stream));
     ++allocations;
     live_bytes += static_cast<std::int64_t>(bytes);
     return memory;
@@ -42,7 +42,7 @@ struct position_mod_7 {
 
 class owned_stream {
  public:
-  owned_stream() { TEST_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  owned_stream() { PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
   owned_stream(const owned_stream&) = delete;
   owned_stream& operator=(const owned_stream&) = delete;
   ~owned_stream() {
@@ -65,7 +65,7 @@ TEST_CASE_TEMPLATE_DEFINE("managed memory is valid input and output", F, managed
   device_buffer<std::int32_t> data(input.size(), memory_kind::managed);
   std::copy(input.begin(), input.end(), data.begin());
   pscan::inclusive_scan(F::policy(), data.begin(), data.end(), data.begin());
-  TEST_CUDA(cudaStreamSynchronize(test_stream()));
+  PSCAN_CUDA_CHECK(cudaStreamSynchronize(test_stream()));
   check_equal(expected_inclusive_scan(input, pscan::plus<>{}),
               std::vector<std::int32_t>(data.begin(), data.end()));
 }
@@ -102,7 +102,7 @@ TEST_CASE_TEMPLATE_DEFINE("caller-supplied temporary memory", F, resource_case) 
     pscan::segmented_reduce(p, in.begin(), offs.begin(), offs.end(), sums.begin(), 7);
     check_equal(expected_segmented_reduce(input, offsets, 7, pscan::plus<>{}), F::download(sums));
   }
-  TEST_CUDA(cudaStreamSynchronize(test_stream()));
+  PSCAN_CUDA_CHECK(cudaStreamSynchronize(test_stream()));
   // Every backend needs scratch for these calls (reduce's partials at least): none from the
   // resource means the policy ignored it.
   CHECK(resource.allocations > 0);
@@ -123,12 +123,12 @@ TEST_CASE_TEMPLATE_DEFINE("concurrent calls on different streams", F, streams_ca
     ins.push_back(F::upload(inputs.back()));
     outs.push_back(F::upload(inputs.back()));
   }
-  TEST_CUDA(cudaStreamSynchronize(test_stream()));  // uploads complete before other streams read
+  PSCAN_CUDA_CHECK(cudaStreamSynchronize(test_stream()));  // uploads complete before other streams read
   for (int k = 0; k < count; ++k) {
     pscan::inclusive_scan(F::policy().on(streams[k].get()), ins[k].begin(), ins[k].end(),
                           outs[k].begin());
   }
-  for (int k = 0; k < count; ++k) TEST_CUDA(cudaStreamSynchronize(streams[k].get()));
+  for (int k = 0; k < count; ++k) PSCAN_CUDA_CHECK(cudaStreamSynchronize(streams[k].get()));
   for (int k = 0; k < count; ++k) {
     INFO("stream ", k);
     check_equal(expected_inclusive_scan(inputs[k], pscan::plus<>{}), F::download(outs[k]));

@@ -9,7 +9,7 @@
 #include "unit_support.cuh"
 
 #include <cuda_chained/scan.cuh>
-#include <cuda_common/tile_state_cache.cuh>
+#include <cuda_common/runtime/tile_state_cache.cuh>
 
 #include <algorithm>
 #include <cstdint>
@@ -142,42 +142,42 @@ TEST_CASE("a scan captured into a graph is right on every replay") {
   constexpr std::int64_t n = (std::int64_t{1} << 20) + 3;
   device_buffer<std::int32_t> in(n), out(n);
   cudaStream_t stream = nullptr;
-  TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   for (bool deterministic : {false, true}) {
     INFO("deterministic: ", deterministic);
     auto p = pscan::cuda_chained.on(stream);
     if (deterministic) p = p.deterministic();
     cudaGraph_t graph = nullptr;
-    TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    PSCAN_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
     pscan::inclusive_scan(p, in.begin(), in.end(), out.begin());
-    TEST_CUDA(cudaStreamEndCapture(stream, &graph));
+    PSCAN_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
     cudaGraphExec_t exec = nullptr;
-    TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    PSCAN_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
     for (int replay = 0; replay < 4; ++replay) {
       INFO("replay ", replay);
       std::vector<std::int32_t> input(static_cast<std::size_t>(n));
       for (auto& v : input) v = static_cast<std::int32_t>(random.between(-50, 50));
       // On the graph's stream: a plain cudaMemcpy from pageable memory may return before its DMA
       // lands, and a non-blocking stream does not wait for it.
-      TEST_CUDA(cudaMemcpyAsync(in.begin(), input.data(), n * sizeof(std::int32_t),
+      PSCAN_CUDA_CHECK(cudaMemcpyAsync(in.begin(), input.data(), n * sizeof(std::int32_t),
                                 cudaMemcpyHostToDevice, stream));
-      TEST_CUDA(cudaGraphLaunch(exec, stream));
+      PSCAN_CUDA_CHECK(cudaGraphLaunch(exec, stream));
       std::vector<std::int32_t> got(static_cast<std::size_t>(n));
-      TEST_CUDA(cudaStreamSynchronize(stream));
-      TEST_CUDA(
+      PSCAN_CUDA_CHECK(cudaStreamSynchronize(stream));
+      PSCAN_CUDA_CHECK(
           cudaMemcpy(got.data(), out.begin(), n * sizeof(std::int32_t), cudaMemcpyDeviceToHost));
       CHECK(first_mismatch(host_inclusive(input, pscan::plus<std::int32_t>{}), got) == -1);
     }
-    TEST_CUDA(cudaGraphExecDestroy(exec));
-    TEST_CUDA(cudaGraphDestroy(graph));
+    PSCAN_CUDA_CHECK(cudaGraphExecDestroy(exec));
+    PSCAN_CUDA_CHECK(cudaGraphDestroy(graph));
   }
-  TEST_CUDA(cudaStreamDestroy(stream));
+  PSCAN_CUDA_CHECK(cudaStreamDestroy(stream));
 }
 
 TEST_CASE("tile-state cache: epochs advance, streams and layouts get their own zeroed buffers") {
   cudaStream_t a = nullptr, b = nullptr;
-  TEST_CUDA(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
-  TEST_CUDA(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+  PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
+  PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
   {
     const auto first = pscan::cuda::lease_tile_state(a, 1000, 1);
     const auto second = pscan::cuda::lease_tile_state(a, 1000, 1);
@@ -190,10 +190,10 @@ TEST_CASE("tile-state cache: epochs advance, streams and layouts get their own z
     const auto grown = pscan::cuda::lease_tile_state(a, first.bytes * 4, 1);
     CHECK(grown.bytes >= first.bytes * 4);
     std::vector<unsigned char> bytes(grown.bytes, 1);
-    TEST_CUDA(cudaMemcpyAsync(bytes.data(), grown.data, bytes.size(), cudaMemcpyDeviceToHost, a));
-    TEST_CUDA(cudaStreamSynchronize(a));
+    PSCAN_CUDA_CHECK(cudaMemcpyAsync(bytes.data(), grown.data, bytes.size(), cudaMemcpyDeviceToHost, a));
+    PSCAN_CUDA_CHECK(cudaStreamSynchronize(a));
     CHECK(std::count(bytes.begin(), bytes.end(), 0) == static_cast<std::ptrdiff_t>(bytes.size()));
   }
-  TEST_CUDA(cudaStreamDestroy(a));
-  TEST_CUDA(cudaStreamDestroy(b));
+  PSCAN_CUDA_CHECK(cudaStreamDestroy(a));
+  PSCAN_CUDA_CHECK(cudaStreamDestroy(b));
 }

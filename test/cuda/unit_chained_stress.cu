@@ -26,7 +26,7 @@ using unit_support::affine_then;
 
 class owned_stream {
  public:
-  owned_stream() { TEST_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  owned_stream() { PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
   owned_stream(const owned_stream&) = delete;
   owned_stream& operator=(const owned_stream&) = delete;
   ~owned_stream() { cudaStreamDestroy(stream_); }  // a failure here repeats an earlier one
@@ -52,7 +52,7 @@ template <class T>
 class stream_buffer {
  public:
   stream_buffer(std::size_t size, cudaStream_t stream) : size_(size), stream_(stream) {
-    TEST_CUDA(cudaMallocAsync(&data_, std::max<std::size_t>(size, 1) * sizeof(T), stream));
+    PSCAN_CUDA_CHECK(cudaMallocAsync(&data_, std::max<std::size_t>(size, 1) * sizeof(T), stream));
   }
   stream_buffer(const stream_buffer&) = delete;
   stream_buffer& operator=(const stream_buffer&) = delete;
@@ -70,17 +70,17 @@ class stream_buffer {
 template <class T>
 std::vector<T> download(const stream_buffer<T>& buffer, std::size_t size, cudaStream_t stream) {
   std::vector<T> values(size);
-  TEST_CUDA(cudaMemcpyAsync(values.data(), buffer.begin(), size * sizeof(T),
+  PSCAN_CUDA_CHECK(cudaMemcpyAsync(values.data(), buffer.begin(), size * sizeof(T),
                             cudaMemcpyDeviceToHost, stream));
-  TEST_CUDA(cudaStreamSynchronize(stream));
+  PSCAN_CUDA_CHECK(cudaStreamSynchronize(stream));
   return values;
 }
 
 template <class T>
 void upload(const std::vector<T>& values, const stream_buffer<T>& buffer, cudaStream_t stream) {
-  TEST_CUDA(cudaMemcpyAsync(buffer.begin(), values.data(), values.size() * sizeof(T),
+  PSCAN_CUDA_CHECK(cudaMemcpyAsync(buffer.begin(), values.data(), values.size() * sizeof(T),
                             cudaMemcpyHostToDevice, stream));
-  TEST_CUDA(cudaStreamSynchronize(stream));  // `values` may go away after the call
+  PSCAN_CUDA_CHECK(cudaStreamSynchronize(stream));  // `values` may go away after the call
 }
 
 // Keeps half the SMs' block slots busy with other kernels until `stop` is set.
@@ -88,7 +88,7 @@ class other_kernels {
  public:
   other_kernels() {
     int sms = 0;
-    TEST_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    PSCAN_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     thread_ = std::thread([this, sms] {
       while (!stop_) {
         occupy<<<sms / 2, 256, 0, stream_.get()>>>(2'000'000);  // 2 ms

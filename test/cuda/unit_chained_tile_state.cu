@@ -33,8 +33,8 @@ using huge_interval = interval<std::int64_t>;       // 16 bytes: four
 template <class T>
 struct state_buffer {
   explicit state_buffer(std::uint64_t entries) : bytes(tile_state<T>::buffer_bytes(entries)) {
-    TEST_CUDA(cudaMalloc(&data, bytes));
-    TEST_CUDA(cudaMemset(data, 0, bytes));
+    PSCAN_CUDA_CHECK(cudaMalloc(&data, bytes));
+    PSCAN_CUDA_CHECK(cudaMemset(data, 0, bytes));
   }
   ~state_buffer() { cudaFree(data); }
   tile_state<T> view(std::uint32_t epoch) const { return tile_state<T>(data, epoch); }
@@ -98,8 +98,8 @@ __global__ void chained_warps(tile_state<T> state, std::uint32_t tiles, T* prefi
 template <class T>
 std::vector<T> download(const device_buffer<T>& buffer) {
   std::vector<T> values(buffer.size());
-  TEST_CUDA(cudaDeviceSynchronize());
-  TEST_CUDA(
+  PSCAN_CUDA_CHECK(cudaDeviceSynchronize());
+  PSCAN_CUDA_CHECK(
       cudaMemcpy(values.data(), buffer.begin(), values.size() * sizeof(T), cudaMemcpyDeviceToHost));
   return values;
 }
@@ -107,7 +107,7 @@ std::vector<T> download(const device_buffer<T>& buffer) {
 template <class T>
 device_buffer<T> upload(const std::vector<T>& values) {
   device_buffer<T> buffer(values.size());
-  TEST_CUDA(
+  PSCAN_CUDA_CHECK(
       cudaMemcpy(buffer.begin(), values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
   return buffer;
 }
@@ -119,8 +119,8 @@ void publish(const state_buffer<T>& buffer, std::uint32_t epoch, const std::vect
   const auto s = upload(statuses);
   const int count = static_cast<int>(values.size());
   publish_all<<<(count + 255) / 256, 256>>>(buffer.view(epoch), v.begin(), s.begin(), count);
-  TEST_CUDA(cudaGetLastError());
-  TEST_CUDA(cudaDeviceSynchronize());
+  PSCAN_CUDA_CHECK(cudaGetLastError());
+  PSCAN_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 template <class T>
@@ -130,7 +130,7 @@ std::pair<std::vector<tile_status>, std::vector<T>> poll(const state_buffer<T>& 
   device_buffer<T> values(count);
   poll_all<<<(count + 255) / 256, 256>>>(buffer.view(epoch), count, statuses.begin(),
                                          values.begin());
-  TEST_CUDA(cudaGetLastError());
+  PSCAN_CUDA_CHECK(cudaGetLastError());
   return {download(statuses), download(values)};
 }
 
@@ -214,7 +214,7 @@ TEST_CASE_TEMPLATE("decoupled look-back combines in index order from the nearest
     if (k == 1) lookback_each<1><<<tiles - 1, 32>>>(view, 1, prefixes.begin());
     if (k == 3) lookback_each<3><<<tiles - 1, 32>>>(view, 1, prefixes.begin());
     if (k == 4) lookback_each<4><<<tiles - 1, 32>>>(view, 1, prefixes.begin());
-    TEST_CUDA(cudaGetLastError());
+    PSCAN_CUDA_CHECK(cudaGetLastError());
     const auto got = download(prefixes);
     for (int t = 1; t < tiles; ++t) {
       INFO("tile ", t);
@@ -235,7 +235,7 @@ void check_protocol(int tiles) {
   device_buffer<T> prefixes(tiles);
   device_buffer<std::uint8_t> has(tiles);
   chained_warps<T, TreeLevels><<<tiles, 32>>>(buffer.view(7), tiles, prefixes.begin(), has.begin());
-  TEST_CUDA(cudaGetLastError());
+  PSCAN_CUDA_CHECK(cudaGetLastError());
   const auto got = download(prefixes);
   const auto got_has = download(has);
   for (int t = 0; t < tiles; ++t) {
@@ -245,7 +245,7 @@ void check_protocol(int tiles) {
   }
   // The ticket counter is back at 0 for the next call.
   unsigned int ticket = 1;
-  TEST_CUDA(cudaMemcpy(&ticket, buffer.data, sizeof ticket, cudaMemcpyDeviceToHost));
+  PSCAN_CUDA_CHECK(cudaMemcpy(&ticket, buffer.data, sizeof ticket, cudaMemcpyDeviceToHost));
   CHECK(ticket == 0);
 }
 

@@ -6,7 +6,7 @@
 
 #include "device_fixture.cuh"
 
-#include <cuda_common/host_result.cuh>
+#include <cuda_common/runtime/host_result.cuh>
 #include <pscan/pscan.hpp>
 
 #include <algorithm>
@@ -133,7 +133,7 @@ void reduce_many(cudaStream_t stream, std::uint64_t seed, int calls, std::string
         std::min((std::int64_t{1} << 21) + 77, std::max<std::int64_t>(conformance::size_cap(), 1));
     const auto host = random_maps<T>(random, capacity);
     device_buffer<T> device(capacity);
-    TEST_CUDA(cudaMemcpyAsync(device.begin(), host.data(), capacity * sizeof(T),
+    PSCAN_CUDA_CHECK(cudaMemcpyAsync(device.begin(), host.data(), capacity * sizeof(T),
                               cudaMemcpyHostToDevice, stream));
     for (int call = 0; call < calls; ++call) {
       const std::int64_t scale = call % 10 == 9 ? capacity : call % 3 == 2 ? 100000 : 3000;
@@ -152,7 +152,7 @@ std::string wrong_small_reduces(cudaStream_t stream, random_source& random) {
   const std::int64_t n = random.between(1, 20000);
   const auto host = random_maps<T>(random, n);
   device_buffer<T> device(n);
-  TEST_CUDA(cudaMemcpyAsync(device.begin(), host.data(), n * sizeof(T), cudaMemcpyHostToDevice,
+  PSCAN_CUDA_CHECK(cudaMemcpyAsync(device.begin(), host.data(), n * sizeof(T), cudaMemcpyHostToDevice,
                             stream));
   return wrong_reduces(stream, device, host, 0, n, random_map<T>(random));
 }
@@ -173,7 +173,7 @@ __global__ void publish_after(pscan::cuda::host_result<T> result, T value, std::
 
 cudaStream_t new_stream() {
   cudaStream_t stream = nullptr;
-  TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   return stream;
 }
 
@@ -195,8 +195,8 @@ TEST_CASE_TEMPLATE("many reduces in a row from several host threads", T, map1, m
     INFO("thread ", t);
     CHECK(failures[t] == "");
   }
-  TEST_CUDA(cudaStreamDestroy(streams[2]));
-  TEST_CUDA(cudaStreamDestroy(streams[3]));
+  PSCAN_CUDA_CHECK(cudaStreamDestroy(streams[2]));
+  PSCAN_CUDA_CHECK(cudaStreamDestroy(streams[3]));
 }
 
 TEST_CASE("one thread switching value types, one of them larger than its first slot") {
@@ -224,13 +224,13 @@ TEST_CASE("a result published long after the launch, and a stream that drains wi
   {
     const auto result = pscan::cuda::host_result<map24>::acquire();
     publish_after<<<1, 1, 0, stream>>>(result, value, delay_ns, true);
-    TEST_CUDA(cudaGetLastError());
+    PSCAN_CUDA_CHECK(cudaGetLastError());
     CHECK(same(result.wait(stream), value));
   }
   {
     const auto result = pscan::cuda::host_result<map24>::acquire();
     publish_after<<<1, 1, 0, stream>>>(result, value, delay_ns, false);
-    TEST_CUDA(cudaGetLastError());
+    PSCAN_CUDA_CHECK(cudaGetLastError());
     std::string error;
     try {
       result.wait(stream);
@@ -250,19 +250,19 @@ TEST_CASE("reduce on a stream capturing a graph throws and leaves the capture in
   constexpr std::int64_t n = 5000;
   const auto host = random_maps<map8>(random, n);
   device_buffer<map8> device(n);
-  TEST_CUDA(cudaMemcpyAsync(device.begin(), host.data(), n * sizeof(map8), cudaMemcpyHostToDevice,
+  PSCAN_CUDA_CHECK(cudaMemcpyAsync(device.begin(), host.data(), n * sizeof(map8), cudaMemcpyHostToDevice,
                             stream));
-  TEST_CUDA(cudaStreamSynchronize(stream));
+  PSCAN_CUDA_CHECK(cudaStreamSynchronize(stream));
   const auto check = [&](const char* name, const auto& policy) {
     INFO(name);
-    TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    PSCAN_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
     CHECK_THROWS_AS(pscan::reduce(policy, device.begin(), device.end(), host[0], then{}),
                     pscan::invalid_argument);
     cudaGraph_t graph = nullptr;
     CHECK(cudaStreamEndCapture(stream, &graph) == cudaSuccess);
-    if (graph != nullptr) TEST_CUDA(cudaGraphDestroy(graph));
+    if (graph != nullptr) PSCAN_CUDA_CHECK(cudaGraphDestroy(graph));
     CHECK(wrong_reduces(stream, device, host, 0, n, host[0]) == "");
   };
   for_each_cuda_policy(stream, check);
-  TEST_CUDA(cudaStreamDestroy(stream));
+  PSCAN_CUDA_CHECK(cudaStreamDestroy(stream));
 }

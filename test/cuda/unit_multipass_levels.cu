@@ -69,12 +69,12 @@ class counting_resource : public pscan::cuda::device_resource {
  public:
   void* allocate(std::size_t bytes, cudaStream_t stream) override {
     void* p = nullptr;
-    TEST_CUDA(cudaMallocAsync(&p, bytes, stream));
+    PSCAN_CUDA_CHECK(cudaMallocAsync(&p, bytes, stream));
     ++allocations;
     return p;
   }
   void deallocate(void* p, std::size_t, cudaStream_t stream) override {
-    TEST_CUDA(cudaFreeAsync(p, stream));
+    PSCAN_CUDA_CHECK(cudaFreeAsync(p, stream));
     ++deallocations;
   }
   int allocations = 0;

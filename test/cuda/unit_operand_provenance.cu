@@ -14,7 +14,7 @@
 #include "device_fixture.cuh"
 
 #include <cuda_chained/tuning.cuh>
-#include <cuda_common/segmented_reduce.cuh>
+#include <cuda_common/algorithms/segmented_reduce.cuh>
 #include <cuda_multipass/tuning.cuh>
 
 #include <algorithm>
@@ -63,8 +63,8 @@ T plus_on_host(const T& a, const T& b) {
 
 int sm_count() {
   int device = 0, count = 0;
-  TEST_CUDA(cudaGetDevice(&device));
-  TEST_CUDA(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  PSCAN_CUDA_CHECK(cudaGetDevice(&device));
+  PSCAN_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
   return count;
 }
 
@@ -195,7 +195,7 @@ void check_every_algorithm(const case_data<T>& d) {
   // Runs `call`, then checks the stray count and, where given, the output against `want`.
   const auto expect = [&](const std::string& algorithm, auto&& call, const std::vector<T>& want) {
     INFO(algorithm, ", n = ", n, ", ", sizeof(T), "-byte values");
-    TEST_CUDA(cudaMemsetAsync(strays.begin(), 0, sizeof(unsigned long long), test_stream()));
+    PSCAN_CUDA_CHECK(cudaMemsetAsync(strays.begin(), 0, sizeof(unsigned long long), test_stream()));
     call();
     const std::vector<unsigned long long> count = Fixture::download(strays);
     CHECK_MESSAGE(count[0] == 0, count[0], " calls of op saw a value not derived from the input");

@@ -5,11 +5,11 @@
 #include "device_fixture.cuh"
 #include "unit_support.cuh"
 
-#include <cuda_common/block_scan.cuh>
-#include <cuda_common/thread_scan.cuh>
-#include <cuda_common/tile_io.cuh>
-#include <cuda_common/tile_reduce.cuh>
-#include <cuda_common/warp_scan.cuh>
+#include <cuda_common/block/block_scan.cuh>
+#include <cuda_common/thread/thread_scan.cuh>
+#include <cuda_common/tile/tile_io.cuh>
+#include <cuda_common/tile/tile_reduce.cuh>
+#include <cuda_common/warp/warp_scan.cuh>
 
 #include <pscan/detail/index_iterator.hpp>
 
@@ -33,8 +33,8 @@ device_buffer<T> upload_spans(long long count, long long first) {
   return conformance::device_memory::upload(v);
 }
 void finish() {
-  TEST_CUDA(cudaStreamSynchronize(conformance::test_stream()));
-  TEST_CUDA(cudaGetLastError());
+  PSCAN_CUDA_CHECK(cudaStreamSynchronize(conformance::test_stream()));
+  PSCAN_CUDA_CHECK(cudaGetLastError());
 }
 
 // Warp w (of 32) scans and reduces lanes [32w + lane] fully and over its first w + 1 lanes.

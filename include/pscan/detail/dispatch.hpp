@@ -123,4 +123,27 @@ std::int64_t checked_distance(const char* algorithm, const char* first_name,
   return n;
 }
 
+// An iterator argument and its name, for the messages.
+template <class It>
+struct named {
+  const char* name;
+  It it;
+};
+template <class It>
+named<It> arg(const char* name, It it) {
+  return {name, it};
+}
+
+// The checks of every entry over a range [first, last): the distance (last < first throws), then
+// the backend's check_iterator on first and on every other iterator, each over n elements.
+// Returns n.
+template <class P, class It, class... Its>
+std::int64_t checked_range(const P& policy, const char* algorithm, named<It> first, named<It> last,
+                           named<Its>... others) {
+  const std::int64_t n = checked_distance(algorithm, first.name, last.name, first.it, last.it);
+  check_iterator(policy, algorithm, first.name, first.it, n);
+  (check_iterator(policy, algorithm, others.name, others.it, n), ...);
+  return n;
+}
+
 }  // namespace pscan::detail

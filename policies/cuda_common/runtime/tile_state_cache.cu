@@ -1,10 +1,10 @@
-// The per-(device, stream) tile-state buffers of policies/cuda_common/tile_state_cache.cuh.
+// The per-(device, stream) tile-state buffers of policies/cuda_common/runtime/tile_state_cache.cuh.
 // Streams are keyed by cudaStreamGetId, unique for the life of the process, so a stream created
 // after another was destroyed never inherits its buffer (the old work may still be running).
 // The cache lives until the process exits (deliberately leaked: CUDA may be torn down first).
 
 #include <cuda_common/check.cuh>
-#include <cuda_common/tile_state_cache.cuh>
+#include <cuda_common/runtime/tile_state_cache.cuh>
 
 #include <cstddef>
 #include <cstdint>

@@ -4,14 +4,12 @@
 // units across the lanes (warp_reduce), in order. The upsweep of the multi-pass scan, reduce and
 // segmented_reduce all run on block_range_reduce; both backends' reduce on its block shares.
 
-#include <cuda_common/block_scan.cuh>
-#include <cuda_common/device_info.cuh>
-#include <cuda_common/thread_scan.cuh>
-#include <cuda_common/tile_io.cuh>
+#include <cuda_common/block/block_reduce.cuh>
+#include <cuda_common/thread/thread_scan.cuh>
+#include <cuda_common/tile/tile_io.cuh>
 #include <cuda_common/utility.cuh>
-#include <cuda_common/warp_scan.cuh>
+#include <cuda_common/warp/warp_scan.cuh>
 
-#include <algorithm>
 #include <cstdint>
 
 namespace pscan::cuda {
@@ -54,6 +52,7 @@ struct block_range_reduce {
   using storage = typename block::storage;
   static constexpr int warps = BLOCK_THREADS / warp_threads;
   static constexpr int warp_items = warp_threads * ITEMS;
+  static constexpr int block_threads = BLOCK_THREADS;
 
   // first[0] op ... op first[count-1], returned to every thread (has_total = count > 0). The
   // range is cut into segments of warp_items; warp w takes the w-th contiguous share of them,
@@ -85,15 +84,6 @@ struct block_range_reduce {
     const std::int64_t begin = segments * blockIdx.x / gridDim.x * warp_items;
     const std::int64_t end = min(segments * (blockIdx.x + 1) / gridDim.x * warp_items, n);
     return reduce(first + begin, end - begin, op, s, has_total);
-  }
-
-  // Blocks of a reduce_block_share grid of `kernel` over n elements: one full wave (all
-  // resident blocks of the GPU), but no more than one warp segment per warp of every block, so
-  // that no share is empty.
-  static std::int64_t share_blocks(const void* kernel, std::int64_t n) {
-    const std::int64_t resident = std::int64_t{current_device_info().sm_count} *
-                                  std::max(1, max_active_blocks_per_sm(kernel, BLOCK_THREADS));
-    return std::min(resident, ceil_div<std::int64_t>(n, std::int64_t{warp_items} * warps));
   }
 };
 

@@ -1,7 +1,7 @@
 // Cached device properties and kernel occupancies, filled on first use per device.
 
 #include <cuda_common/check.cuh>
-#include <cuda_common/device_info.cuh>
+#include <cuda_common/runtime/device_info.cuh>
 
 #include <map>
 #include <memory>

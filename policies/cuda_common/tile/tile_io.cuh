@@ -6,7 +6,7 @@
 // first[i] for any other iterator); each warp transposes its own part of the tile through shared
 // memory (__syncwarp only, no block barrier). A partial tile moves only its first `valid` items.
 
-#include <cuda_common/async_copy.cuh>
+#include <cuda_common/tile/async_copy.cuh>
 #include <cuda_common/utility.cuh>
 
 #include <algorithm>

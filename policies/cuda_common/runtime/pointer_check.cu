@@ -1,7 +1,7 @@
 // Rejecting host memory the device cannot access, before any work is queued.
 
 #include <cuda_common/check.cuh>
-#include <cuda_common/device_info.cuh>
+#include <cuda_common/runtime/device_info.cuh>
 #include <cuda_common/policy.cuh>
 
 #include <string>

@@ -7,9 +7,9 @@
 // lets a partial tile scan only threads 0 .. valid_threads-1; the others never call op, get no
 // prefix, and their results are meaningless.
 
-#include <cuda_common/barrier.cuh>
+#include <cuda_common/block/barrier.cuh>
 #include <cuda_common/utility.cuh>
-#include <cuda_common/warp_scan.cuh>
+#include <cuda_common/warp/warp_scan.cuh>
 
 namespace pscan::cuda {
 
@@ -75,53 +75,6 @@ struct block_scan {
     // Threads past the valid ones take no prefix, so op never sees their (arbitrary) x.
     has_warp_prefix = warp > 0 && static_cast<int>(threadIdx.x) < valid_threads;
     return in_warp;
-  }
-};
-
-// Ordered block reductions. Like block_scan: one __syncthreads per call.
-template <class T, int BLOCK_THREADS>
-struct block_reduce {
-  static_assert(BLOCK_THREADS % warp_threads == 0 && BLOCK_THREADS <= 1024,
-                "BLOCK_THREADS must be a multiple of 32, at most 1024");
-  static constexpr int warps = BLOCK_THREADS / warp_threads;
-
-  struct storage {
-    uninitialized_array<T, warps> warp_totals;
-    bool warp_has_total[warps];
-  };
-
-  // Combines one value per warp (warp_total, the same in all lanes of a warp) in warp order,
-  // skipping warps whose has_value is false. Returns the total to every thread; has_total is
-  // false (and the result meaningless) when no warp had a value.
-  template <class Op>
-  __device__ static T warp_totals(const T& warp_total, bool has_value, Op op, storage& s,
-                                  bool& has_total) {
-    const int warp = warp_id();
-    if (lane_id() == 0) {
-      s.warp_has_total[warp] = has_value;
-      if (has_value) s.warp_totals[warp] = warp_total;
-    }
-    __syncthreads();
-    T total = warp_total;
-    has_total = false;
-#pragma unroll
-    for (int w = 0; w < warps; ++w) {
-      if (s.warp_has_total[w]) {
-        total = has_total ? static_cast<T>(op(total, s.warp_totals[w])) : s.warp_totals[w];
-        has_total = true;
-      }
-    }
-    return total;
-  }
-
-  // Total of threads 0 .. valid_threads-1 (valid_threads >= 1), returned to every thread.
-  template <class Op>
-  __device__ static T reduce(const T& x, Op op, storage& s, int valid_threads = BLOCK_THREADS) {
-    const int warp_valid = min(max(valid_threads - warp_id() * warp_threads, 0), warp_threads);
-    const T warp_total = warp_valid == warp_threads ? warp_reduce(x, op)
-                                                    : warp_reduce(x, op, max(warp_valid, 1));
-    bool has_total;
-    return warp_totals(warp_total, warp_valid > 0, op, s, has_total);
   }
 };
 

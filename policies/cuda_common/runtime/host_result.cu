@@ -2,7 +2,7 @@
 // on demand and kept for the thread's life (never freed at exit: that may run after the CUDA
 // runtime has shut down).
 
-#include <cuda_common/host_result.cuh>
+#include <cuda_common/runtime/host_result.cuh>
 
 #include <algorithm>
 #include <chrono>

@@ -5,12 +5,12 @@
 // bad offsets throw before any output is written.
 
 #include <cuda_common/check.cuh>
-#include <cuda_common/device_info.cuh>
+#include <cuda_common/runtime/device_info.cuh>
 #include <cuda_common/launch.cuh>
 #include <cuda_common/policy.cuh>
-#include <cuda_common/temporary.cuh>
-#include <cuda_common/tile_io.cuh>
-#include <cuda_common/tile_reduce.cuh>
+#include <cuda_common/runtime/temporary.cuh>
+#include <cuda_common/tile/tile_io.cuh>
+#include <cuda_common/tile/tile_reduce.cuh>
 
 #include <pscan/error.hpp>
 

@@ -3,7 +3,7 @@
 // cudaMalloc/cudaFree and without synchronising the device.
 
 #include <cuda_common/check.cuh>
-#include <cuda_common/temporary.cuh>
+#include <cuda_common/runtime/temporary.cuh>
 
 #include <cstdint>
 #include <mutex>
