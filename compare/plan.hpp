@@ -30,13 +30,13 @@ struct plan {
 
 plan make_plan(const options& o, const std::vector<implementation>& impls);
 
-// Whether the implementation runs this cell (support, --seq-max, --plant-bug).
+// Whether the implementation runs this cell (support, segment lengths, --seq-max, --plant-bug).
 bool runs_cell(const implementation& impl, const cell& c, const options& o);
 
-// A run's weight in the progress: the bytes it moves (segments estimated from the mean).
+// A run's weight in the progress: the bytes it moves (segments estimated, not drawn).
 std::int64_t work_of(const cell& c);
 
-// The segment means a cell of algorithm a takes: the --segments list, or {0} if unsegmented.
-std::vector<std::int64_t> segment_means_of(algorithm a, const options& o);
+// The segment lengths a cell of algorithm a takes: the --segments list, or {none} if unsegmented.
+std::vector<segment_lengths> segment_lengths_of(algorithm a, const options& o);
 
 }  // namespace compare

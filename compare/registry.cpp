@@ -82,6 +82,11 @@ std::string no_such_algorithm(const char* library, algorithm a) {
   return std::string("no ") + name_of(a) + " in " + library;
 }
 
+std::string no_empty_segments(const char* api, algorithm a, const segment_lengths& s) {
+  if (a != algorithm::segmented_reduce || !has_empty_segments(s)) return "";
+  return std::string(api) + " cannot produce empty segments";
+}
+
 std::string cccl_version() {
 #if PSCAN_COMPARE_WITH_CUDA
   return cccl_version_of_cuda_build();

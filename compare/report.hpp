@@ -19,7 +19,7 @@ const char* name_of(status s);
 
 struct result {
   cell c{};
-  std::int64_t segments = 0;
+  std::int64_t segment_count = 0;  // segments actually drawn; 0 for unsegmented algorithms
   std::string impl;
   std::string library;
   status outcome = status::ok;
