@@ -248,7 +248,8 @@ Presets: default (GPU 2^10..2^30 x4, CPU 2^10..2^26 x16, every type; segments
   Sizes that do not fit in free memory are skipped with a note.
 Implementations: seq, omp, std, std_par, gnu_parallel, thrust_omp, copy, cuda_multipass,
   cuda_chained, cuda_chained_det (.deterministic()), cub, cub_host (reduce only: cub and the
-  copy of its result to the host), thrust. --list prints those built in.
+  copy of its result to the host), thrust, reduce_floor (segmented_reduce cells: CUB's reduce of
+  the same n values, the least any segmented reduce moves). --list prints those built in.
 Files: ./pscan-results/results.{csv,json,md} unless --out, --csv, --json or --md is given;
   rows are written as cells finish. Plots: scripts/plot_results.py DIR/results.json.
 Exit status: 0 all cells valid, 1 a cell failed or errored, 2 bad command line or nothing to run.)";

@@ -40,6 +40,7 @@ struct implementation {
       [](algorithm, const segment_lengths&) { return std::string(); };
   std::function<prepared_run(const cell&, const cell_buffers&)> prepare;
   bool is_copy = false;       // the physical-limit measurement: copies n elements, never validated
+  bool is_floor = false;      // segmented_reduce's limit: reduces the n values, never validated
   bool is_planted = false;    // deliberately wrong; only with --plant-bug
   bool is_reference = false;  // pscan::seq: timed only up to --seq-max elements
 };

@@ -63,8 +63,11 @@ std::vector<std::string> check_memory(planned_group& pg, const options& o, std::
 
 // One note per implementation, algorithm and reason, naming the types unless it is all of them.
 void note_unsupported(const planned_group& pg, const options& o, std::vector<std::string>& notes) {
-  for (const implementation* impl : pg.impls) {
+  std::vector<const implementation*> impls = pg.impls;
+  if (pg.floor) impls.push_back(pg.floor);
+  for (const implementation* impl : impls) {
     for (algorithm a : pg.g.algos) {
+      if (impl->is_floor && a != algorithm::segmented_reduce) continue;
       std::map<std::string, std::vector<element>> types_by_reason;
       for (element type : pg.g.types) {
         const std::string why = impl->unsupported(a, type);
@@ -110,6 +113,8 @@ std::int64_t count_work(const planned_group& pg, const options& o, std::int64_t&
     for (element type : pg.g.types) {
       if (!pg.fits(n, type)) continue;
       work += work_of(cell{pg.g.where, algorithm::inclusive_scan, type, n, {}});  // the copy
+      if (pg.measures_floor(type))
+        work += work_of(cell{pg.g.where, algorithm::reduce, type, n, {}});
       for (algorithm a : pg.g.algos) {
         for (const segment_lengths& s : segment_lengths_of(a, o)) {
           const cell c{pg.g.where, a, type, n, s};
@@ -129,6 +134,10 @@ std::int64_t count_work(const planned_group& pg, const options& o, std::int64_t&
 
 bool planned_group::fits(std::int64_t n, element type) const {
   return std::find(too_big.begin(), too_big.end(), std::make_pair(n, type)) == too_big.end();
+}
+
+bool planned_group::measures_floor(element type) const {
+  return floor != nullptr && floor->unsupported(algorithm::segmented_reduce, type).empty();
 }
 
 std::int64_t work_of(const cell& c) { return traffic_bytes(c, expected_segments(c.n, c.lengths)); }
@@ -158,12 +167,17 @@ plan make_plan(const options& o, const std::vector<implementation>& impls) {
         add_note(p.notes, "GPU part skipped: " + p.gpu_unavailable);
       continue;
     }
-    planned_group pg{g, {}, nullptr, g.impls.empty() || contains(g.impls, "copy"), {}};
+    planned_group pg{g, {}, nullptr, g.impls.empty() || contains(g.impls, "copy"), nullptr, {}};
+    const bool segmented_reduce =
+        std::find(g.algos.begin(), g.algos.end(), algorithm::segmented_reduce) != g.algos.end();
     for (const implementation& impl : impls) {
       if (impl.where != g.where || (impl.is_planted && !o.plant_bug)) continue;
+      const bool selected = g.impls.empty() || contains(g.impls, impl.name);
       if (impl.is_copy)
         pg.copy = &impl;
-      else if (g.impls.empty() || contains(g.impls, impl.name))
+      else if (impl.is_floor)
+        pg.floor = selected && segmented_reduce ? &impl : nullptr;
+      else if (selected)
         pg.impls.push_back(&impl);
     }
     note_missing(g, impls, p.notes);

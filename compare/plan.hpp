@@ -13,9 +13,11 @@ namespace compare {
 
 struct planned_group {
   group g;
-  std::vector<const implementation*> impls;  // built in, selected, on g.where; not the copy
+  std::vector<const implementation*> impls;  // built in, selected, on g.where; not the limits
   const implementation* copy = nullptr;      // always measured (for % of copy)
   bool show_copy = false;                    // copy rows reported (it was not filtered out)
+  const implementation* floor = nullptr;     // reduce_floor, if selected and segmented_reduce is
+  bool measures_floor(element type) const;   // for segmented_reduce cells of this type
   std::vector<std::pair<std::int64_t, element>> too_big;  // (size, type) that memory cannot hold
   bool fits(std::int64_t n, element type) const;
 };

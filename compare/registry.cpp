@@ -28,7 +28,8 @@ constexpr known_name known_names[] = {
     {"copy", false, false},          {"cuda_multipass", true, true},
     {"cuda_chained", true, true},    {"cuda_chained_det", true, true},
     {"cub", true, false},            {"cub_host", true, false},
-    {"thrust", true, false},         {"planted_bug", false, false}};
+    {"thrust", true, false},         {"reduce_floor", true, false},
+    {"planted_bug", false, false}};
 
 const known_name* find_known(const std::string& name) {
   for (const known_name& k : known_names) {

@@ -73,7 +73,7 @@ void finalize_cell(std::vector<result>& rows, result& copy) {
   for (result& x : rows) {
     if (x.gb_per_s < 0) continue;
     if (copy.gb_per_s > 0) x.percent_of_copy = 100.0 * x.gb_per_s / copy.gb_per_s;
-    if (baseline_ms > 0 && x.library != "copy") x.speedup = baseline_ms / x.timing.median_ms;
+    if (baseline_ms > 0 && !x.limit) x.speedup = baseline_ms / x.timing.median_ms;
   }
 }
 

@@ -32,6 +32,7 @@ struct result {
   double percent_of_copy = -1;
   double speedup = -1;  // t(baseline) / t(this), medians
   bool busy = false;    // looks_busy(timing): the machine was not idle
+  bool limit = false;   // copy or reduce_floor: a bound to compare with (no speedup)
 };
 
 // The implementation other rows of a cell are compared with: CUB on the GPU, std on the CPU.

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 namespace compare {
@@ -149,17 +150,28 @@ class matrix_runner {
     const cell copy_cell{pg.g.where, algorithm::inclusive_scan, type, n, {}};
     result copy = measure(*pg.copy, copy_cell, b, nullptr);
     copy.bytes = 2 * n * static_cast<std::int64_t>(sizeof(T));  // n read, n written
+    copy.limit = true;
     bar_.step(work_of(copy_cell), cell_label(copy_cell) + " copy");
+    std::optional<result> floor;  // reduce_floor: n values read, the same for every distribution
+    if (pg.measures_floor(type)) {
+      const cell floor_cell{pg.g.where, algorithm::reduce, type, n, {}};
+      floor = measure(*pg.floor, floor_cell, b, nullptr);
+      floor->limit = true;
+      bar_.step(work_of(floor_cell), cell_label(floor_cell) + " " + pg.floor->name);
+    }
     for (algorithm a : pg.g.algos) {
       for (const segment_lengths& s : segment_lengths_of(a, o_)) {
-        run_cell<T>(pg, cell{pg.g.where, a, type, n, s}, values, reference, b, copy);
+        const cell c{pg.g.where, a, type, n, s};
+        const bool floored = floor && a == algorithm::segmented_reduce;
+        run_cell<T>(pg, c, values, reference, b, copy, floored ? &*floor : nullptr);
       }
     }
   }
 
+  // The cell's rows: each implementation's, then the limits (floor, copy) it is compared with.
   template <class T>
   void run_cell(const planned_group& pg, const cell& c, const host_array<T>& values,
-                const host_array<T>& reference, cell_buffers b, result copy) {
+                const host_array<T>& reference, cell_buffers b, result copy, const result* floor) {
     std::vector<const implementation*> impls;
     for (const implementation* impl : pg.impls) {
       if (runs_cell(*impl, c, o_)) impls.push_back(impl);
@@ -213,8 +225,13 @@ class matrix_runner {
       rows.push_back(measure(*impl, c, b, validate, out_bytes));
       bar_.step(work_of(c), cell_label(c) + " " + impl->name);
     }
-    copy.c = c;
-    copy.segment_count = b.segments;
+    auto in_this_cell = [&](result limit) {
+      limit.c = c;
+      limit.segment_count = b.segments;
+      return limit;
+    };
+    if (floor) rows.push_back(in_this_cell(*floor));
+    copy = in_this_cell(copy);
     if (pg.show_copy) rows.push_back(copy);
     finalize_cell(rows, copy);
     r_.results.insert(r_.results.end(), rows.begin(), rows.end());
