@@ -1,6 +1,7 @@
 // CUB baselines (DeviceScan, DeviceReduce, DeviceSegmentedReduce; cub_host: DeviceReduce with its
-// result copied to the host) and the GPU copy. Temporary storage and the pinned host value are
-// allocated when the run is prepared, outside the timed region.
+// result copied to the host), the GPU copy, and reduce_floor (DeviceReduce as segmented_reduce's
+// limit). Temporary storage and the pinned host value are allocated when the run is prepared,
+// outside the timed region.
 
 #include "flagged_iterators.cuh"
 #include "implementation.hpp"
@@ -147,12 +148,23 @@ implementation gpu_copy() {
   return impl;
 }
 
+// The least any segmented_reduce moves: the n values read once, by cub::DeviceReduce::Sum into
+// out[0] (the harness prepares it with a reduce cell). Reported in segmented_reduce cells beside
+// the copy; like the copy, never validated.
+implementation gpu_reduce_floor() {
+  implementation impl = cub_implementation("reduce_floor", false);
+  impl.is_floor = true;
+  impl.unsupported = [](algorithm, element e) { return cub_unsupported(algorithm::reduce, e); };
+  return impl;
+}
+
 }  // namespace
 
 void add_cub(std::vector<implementation>& out) {
   out.push_back(cub_implementation("cub", false));
   out.push_back(cub_implementation("cub_host", true));
   out.push_back(gpu_copy());
+  out.push_back(gpu_reduce_floor());
 }
 
 }  // namespace compare

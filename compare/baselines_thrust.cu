@@ -90,7 +90,7 @@ void thrust_call(thrust_state& st, algorithm a, const cell_buffers& b) {
       thrust::inclusive_scan_by_key(policy, b.keys, b.keys + b.n, in, out,
                                     thrust::equal_to<key_type>{}, op);
       return;
-    case algorithm::segmented_reduce:  // by the keys of the same segments (no segment is empty)
+    case algorithm::segmented_reduce:  // by the keys of the same segments (none of them empty)
       thrust::reduce_by_key(policy, b.keys, b.keys + b.n, in,
                             static_cast<key_type*>(st.keys_out.get()), out,
                             thrust::equal_to<key_type>{}, op);
@@ -106,6 +106,9 @@ void add_thrust_cuda(std::vector<implementation>& out) {
   impl.library = "thrust";
   impl.where = target::gpu;
   impl.unsupported = thrust_unsupported;
+  impl.unsupported_segments = [](algorithm a, const segment_lengths& s) {
+    return no_empty_segments("thrust::reduce_by_key", a, s);
+  };
   impl.prepare = [](const cell& c, const cell_buffers& b) {
     return with_element(c.type, [&](auto tag) {
       using T = typename decltype(tag)::type;

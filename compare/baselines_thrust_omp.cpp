@@ -47,7 +47,7 @@ void run_thrust_omp(algorithm a, const cell_buffers& b, std::vector<key_type>& k
       thrust::inclusive_scan_by_key(thrust::omp::par, b.keys, b.keys + b.n, in, out,
                                     thrust::equal_to<key_type>{}, op);
       return;
-    case algorithm::segmented_reduce:  // by the keys of the same segments (no segment is empty)
+    case algorithm::segmented_reduce:  // by the keys of the same segments (none of them empty)
       thrust::reduce_by_key(thrust::omp::par, b.keys, b.keys + b.n, in, keys_out.data(), out,
                             thrust::equal_to<key_type>{}, op);
       return;
@@ -64,6 +64,9 @@ void add_thrust_omp(std::vector<implementation>& out) {
   impl.library = "thrust";
   impl.where = target::cpu;
   impl.unsupported = thrust_omp_unsupported;
+  impl.unsupported_segments = [](algorithm a, const segment_lengths& s) {
+    return no_empty_segments("thrust::reduce_by_key", a, s);
+  };
   impl.prepare = [](const cell& c, const cell_buffers& b) {
     return with_element(c.type, [&](auto tag) {
       using T = typename decltype(tag)::type;

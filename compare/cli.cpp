@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <sstream>
 #include <unistd.h>
@@ -125,6 +126,33 @@ std::vector<std::int64_t> parse_sizes(const std::string& flag, const std::string
   return sizes;
 }
 
+// The segment lengths of a preset, in --segments' syntax.
+const char* preset_segments(const std::string& preset) {
+  return preset == "quick" ? "8,1000,one" : "1,8,100,1000,2^16,2^20,one,log,gaps";
+}
+
+// "1,8,2^16,one,log,gaps": mean lengths (sizes or ranges of sizes) and named distributions,
+// each once, in the order given.
+std::vector<segment_lengths> parse_segments(const std::string& flag, const std::string& text) {
+  std::vector<segment_lengths> list;
+  auto add = [&](const segment_lengths& s) {
+    if (std::find(list.begin(), list.end(), s) == list.end()) list.push_back(s);
+  };
+  for (const auto& item : split(text, ',')) {
+    segment_lengths named;
+    if (parse(item, named)) {
+      add(named);
+    } else if (std::isdigit(static_cast<unsigned char>(item[0]))) {
+      for (std::int64_t mean : parse_sizes(flag, item)) add({segment_shape::uniform, mean});
+    } else {
+      throw usage_error(flag + ": unknown value '" + item +
+                        "' (write a mean length such as 1000 or 2^16, or one, log, gaps)");
+    }
+  }
+  if (list.empty()) throw usage_error(flag + ": needs at least one value");
+  return list;
+}
+
 std::vector<group> preset_groups(const std::string& preset) {
   const std::vector<algorithm> algos(std::begin(all_algorithms), std::end(all_algorithms));
   const std::vector<element> types(std::begin(all_elements), std::end(all_elements));
@@ -211,12 +239,17 @@ std::vector<group> select_groups(const options& o, const filters& f) {
 
 const char* footer = R"(
 Sizes: 1024, 2^20, 16M, lists (2^20,2^28) and ranges FIRST:LAST[:xK] (1024:2^30:x4).
-Presets: default (GPU 2^10..2^30 x4, CPU 2^10..2^26 x16, every type), quick (i32, f64,
-  affine; GPU 2^10..2^28 x16, CPU 2^12..2^24 x16; segments 8,1000), papers (Harris' and
-  LightScan's sizes and types). Sizes that do not fit in free memory are skipped with a note.
+Segments: a mean M draws lengths uniform in [1, 2M-1] (so 1: every segment one element); one: a
+  single segment of all n; log: log-uniform lengths in [1, 2^24); gaps: every other segment
+  empty, mean 100 over all of them. Ranges of means work like sizes (8:2^20:x8).
+Presets: default (GPU 2^10..2^30 x4, CPU 2^10..2^26 x16, every type; segments
+  1,8,100,1000,2^16,2^20,one,log,gaps), quick (i32, f64, affine; GPU 2^10..2^28 x16, CPU
+  2^12..2^24 x16; segments 8,1000,one), papers (Harris' and LightScan's sizes and types).
+  Sizes that do not fit in free memory are skipped with a note.
 Implementations: seq, omp, std, std_par, gnu_parallel, thrust_omp, copy, cuda_multipass,
   cuda_chained, cuda_chained_det (.deterministic()), cub, cub_host (reduce only: cub and the
-  copy of its result to the host), thrust. --list prints those built in.
+  copy of its result to the host), thrust, reduce_floor (segmented_reduce cells: CUB's reduce of
+  the same n values, the least any segmented reduce moves). --list prints those built in.
 Files: ./pscan-results/results.{csv,json,md} unless --out, --csv, --json or --md is given;
   rows are written as cells finish. Plots: scripts/plot_results.py DIR/results.json.
 Exit status: 0 all cells valid, 1 a cell failed or errored, 2 bad command line or nothing to run.)";
@@ -246,7 +279,8 @@ std::optional<options> parse_options(int argc, char** argv) {
   app.add_option("--type", types, "i32, i64, f32, f64, affine (default: the preset's)")
       ->type_name("LIST");
   app.add_option("--sizes", sizes, "Element counts (default: the preset's)")->type_name("LIST");
-  app.add_option("--segments", segments, "Mean segment lengths (default: 8,1000,2^20)")
+  app.add_option("--segments", segments,
+                 "Segment lengths: means, one, log, gaps (default: the preset's)")
       ->type_name("LIST");
   app.add_option("--impl", impls, "Implementations (default: all built in)")->type_name("LIST");
   app.add_flag("--cpu-only", o.cpu_only, "The CPU part only");
@@ -286,8 +320,8 @@ std::optional<options> parse_options(int argc, char** argv) {
   if (!algos.empty()) f.algos = parse_axis("--algo", algos, all_algorithms);
   if (!types.empty()) f.types = parse_axis("--type", types, all_elements);
   if (!sizes.empty()) f.sizes = parse_sizes("--sizes", sizes);
-  if (o.preset == "quick") o.segment_means = {8, 1000};
-  if (!segments.empty()) o.segment_means = parse_sizes("--segments", segments);
+  o.segments =
+      parse_segments("--segments", segments.empty() ? preset_segments(o.preset) : segments);
   f.impls = split(impls, ',');
   if (!runs.empty()) o.plan.runs = static_cast<int>(count_in("--runs", runs, 1, 1000000));
   if (!warmup.empty()) o.plan.warmup = static_cast<int>(count_in("--warmup", warmup, 0, 1000000));

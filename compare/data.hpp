@@ -30,27 +30,31 @@ host_array<T> make_values(std::int64_t n) {
   return values;
 }
 
-// The same segmentation in the three forms the algorithms take. Segment lengths are uniform in
-// [1, 2 * mean - 1] (so none is empty), drawn from data_seed and the mean.
+// The same segmentation in the three forms the algorithms take, its lengths drawn from data_seed
+// and the distribution; the last segment is clipped so that the segments cover exactly n. Flags
+// and keys can only describe non-empty segments: they mark those, with neighbouring keys distinct.
 struct segmentation {
-  std::int64_t mean = 0;
   std::vector<offset_type> offsets;  // segments + 1
   host_array<flag_type> flags;       // n
   host_array<key_type> keys;         // n
   std::int64_t segments() const { return static_cast<std::int64_t>(offsets.size()) - 1; }
 };
-segmentation make_segmentation(std::int64_t n, std::int64_t mean);
+segmentation make_segmentation(std::int64_t n, const segment_lengths& lengths);
+
+// About how many segments make_segmentation(n, lengths) draws: memory and progress estimates.
+std::int64_t expected_segments(std::int64_t n, const segment_lengths& lengths);
 
 // Fills `bytes` bytes with 0xFF in parallel, so that stale results never pass validation.
 void poison_host(void* p, std::int64_t bytes);
 
-// Memory a (type, size) group needs, bytes, for the given algorithms and segment means.
+// Memory a (type, size) group needs, bytes, for the given algorithms and segment distributions.
 struct footprint {
   std::int64_t host = 0;
   std::int64_t device = 0;
 };
 footprint estimate_footprint(target where, element type, std::int64_t n,
-                             const std::vector<algorithm>& algos, std::size_t segment_means);
+                             const std::vector<algorithm>& algos,
+                             const std::vector<segment_lengths>& distributions);
 
 std::int64_t host_available_bytes();  // MemAvailable from /proc/meminfo, or -1
 

@@ -35,8 +35,12 @@ struct implementation {
   target where;
   // Why the implementation cannot run this algorithm on this element type; empty if it can.
   std::function<std::string(algorithm, element)> unsupported;
+  // Why it cannot take segments of this distribution; empty if it can (the default).
+  std::function<std::string(algorithm, const segment_lengths&)> unsupported_segments =
+      [](algorithm, const segment_lengths&) { return std::string(); };
   std::function<prepared_run(const cell&, const cell_buffers&)> prepare;
   bool is_copy = false;       // the physical-limit measurement: copies n elements, never validated
+  bool is_floor = false;      // segmented_reduce's limit: reduces the n values, never validated
   bool is_planted = false;    // deliberately wrong; only with --plant-bug
   bool is_reference = false;  // pscan::seq: timed only up to --seq-max elements
 };
@@ -61,6 +65,7 @@ void add_thrust_cuda(std::vector<implementation>& out);
 // Common reasons for an unsupported cell.
 std::string needs_commutative(const char* api);  // reduce-like APIs that may reorder operands
 std::string no_such_algorithm(const char* library, algorithm a);
+std::string no_empty_segments(const char* api, algorithm a, const segment_lengths& s);
 
 // CCCL_VERSION as "major.minor.patch", or empty when no translation unit saw CCCL.
 std::string cccl_version();

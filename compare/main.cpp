@@ -17,11 +17,13 @@
 namespace compare {
 namespace {
 
-void print_list(const std::vector<implementation>& impls) {
+void print_list(const options& o, const std::vector<implementation>& impls) {
   std::cout << "algorithms:";
   for (algorithm a : all_algorithms) std::cout << " " << name_of(a);
   std::cout << "\ntypes:";
   for (element e : all_elements) std::cout << " " << name_of(e);
+  std::cout << "\nsegments (means M: uniform in [1, 2M-1]; one, log, gaps):";
+  for (const segment_lengths& s : o.segments) std::cout << " " << name_of(s);
   std::cout << "\nimplementations built in:\n";
   for (const implementation& impl : impls) {
     if (!impl.is_planted)
@@ -64,7 +66,7 @@ int run(int argc, char** argv) {
   const options& o = *parsed;
   const std::vector<implementation> impls = available_implementations();
   if (o.list) {
-    print_list(impls);
+    print_list(o, impls);
     return 0;
   }
   const plan p = make_plan(o, impls);

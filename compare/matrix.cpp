@@ -86,6 +86,34 @@ std::string format_count(std::int64_t n) {
   return std::to_string(n);
 }
 
+std::string name_of(const segment_lengths& s) {
+  switch (s.shape) {
+    case segment_shape::none:
+      return "";
+    case segment_shape::uniform:
+      return format_count(s.mean);
+    case segment_shape::one:
+      return "one";
+    case segment_shape::log:
+      return "log";
+    case segment_shape::gaps:
+      return "gaps";
+  }
+  return "?";
+}
+
+bool parse(const std::string& text, segment_lengths& out) {
+  for (segment_shape shape : {segment_shape::one, segment_shape::log, segment_shape::gaps}) {
+    if (text == name_of(segment_lengths{shape, 0})) {
+      out = segment_lengths{shape, 0};
+      return true;
+    }
+  }
+  return false;
+}
+
+bool has_empty_segments(const segment_lengths& s) { return s.shape == segment_shape::gaps; }
+
 std::int64_t traffic_bytes(const cell& c, std::int64_t segments) {
   const std::int64_t value = static_cast<std::int64_t>(size_of(c.type));
   switch (c.algo) {

@@ -1,5 +1,5 @@
 #pragma once
-// The axes of the comparison matrix (target, algorithm, element type, size, segment length) and
+// The axes of the comparison matrix (target, algorithm, element type, size, segment lengths) and
 // one cell of it. Plain C++: shared by the host code and the CUDA translation units.
 
 #include <cstddef>
@@ -47,12 +47,33 @@ using flag_type = std::uint8_t;    // head flags: nonzero starts a segment
 using key_type = std::int32_t;     // by-key: segment index (mod 2^31), so neighbours differ
 using offset_type = std::int64_t;  // segmented_reduce: segments + 1 offsets
 
+// How a segmented cell's segment lengths are drawn (--segments): uniform in [1, 2 mean - 1];
+// one segment of all n elements; log-uniform in [1, 2^24); gaps: every other segment empty.
+enum class segment_shape { none, uniform, one, log, gaps };  // none: an unsegmented algorithm
+
+struct segment_lengths {
+  segment_shape shape = segment_shape::none;
+  std::int64_t mean = 0;  // uniform only
+};
+inline bool operator==(const segment_lengths& x, const segment_lengths& y) {
+  return x.shape == y.shape && x.mean == y.mean;
+}
+inline bool operator<(const segment_lengths& x, const segment_lengths& y) {
+  return x.shape != y.shape ? x.shape < y.shape : x.mean < y.mean;
+}
+
+// "1000", "2^20" (uniform, by its mean), "one", "log", "gaps"; "" for none.
+std::string name_of(const segment_lengths& s);
+// A named distribution ("one", "log", "gaps"); false for anything else (means are sizes).
+bool parse(const std::string& text, segment_lengths& out);
+bool has_empty_segments(const segment_lengths& s);
+
 struct cell {
   target where;
   algorithm algo;
   element type;
   std::int64_t n;
-  std::int64_t segment_mean;  // mean segment length; 0 for unsegmented algorithms
+  segment_lengths lengths;  // shape none for unsegmented algorithms
 };
 
 // Bytes an ideal implementation must move: scans read and write n elements; reduce reads n;

@@ -23,7 +23,7 @@ struct group {
 
 struct options {
   std::vector<group> groups;  // the preset, with the filters applied
-  std::vector<std::int64_t> segment_means{8, 1000, std::int64_t{1} << 20};
+  std::vector<segment_lengths> segments;  // the segmented algorithms': the preset's or --segments
   bool sizes_given = false;  // --sizes: a size that does not fit is an error, not a note
   bool cpu_only = false;
   bool gpu_only = false;

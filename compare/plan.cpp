@@ -44,8 +44,7 @@ std::vector<std::string> check_memory(planned_group& pg, const options& o, std::
   std::vector<std::string> messages;
   for (std::int64_t n : pg.g.sizes) {
     for (element type : pg.g.types) {
-      const footprint need =
-          estimate_footprint(pg.g.where, type, n, pg.g.algos, o.segment_means.size());
+      const footprint need = estimate_footprint(pg.g.where, type, n, pg.g.algos, o.segments);
       std::string why;
       if (host_free >= 0 && need.host > host_free) {
         why = "needs about " + gib(need.host) + " of host memory, " + gib(host_free) + " available";
@@ -64,8 +63,11 @@ std::vector<std::string> check_memory(planned_group& pg, const options& o, std::
 
 // One note per implementation, algorithm and reason, naming the types unless it is all of them.
 void note_unsupported(const planned_group& pg, const options& o, std::vector<std::string>& notes) {
-  for (const implementation* impl : pg.impls) {
+  std::vector<const implementation*> impls = pg.impls;
+  if (pg.floor) impls.push_back(pg.floor);
+  for (const implementation* impl : impls) {
     for (algorithm a : pg.g.algos) {
+      if (impl->is_floor && a != algorithm::segmented_reduce) continue;
       std::map<std::string, std::vector<element>> types_by_reason;
       for (element type : pg.g.types) {
         const std::string why = impl->unsupported(a, type);
@@ -76,6 +78,12 @@ void note_unsupported(const planned_group& pg, const options& o, std::vector<std
         for (element type : types) which += std::string(which.empty() ? " " : ",") + name_of(type);
         if (types.size() == pg.g.types.size()) which.clear();
         add_note(notes, impl->name + " n/a for " + name_of(a) + which + ": " + why);
+      }
+      for (const segment_lengths& s : segment_lengths_of(a, o)) {
+        const std::string why = impl->unsupported_segments(a, s);
+        if (!why.empty())
+          add_note(notes,
+                   impl->name + " n/a for " + name_of(a) + " segments " + name_of(s) + ": " + why);
       }
     }
     const auto sizes = pg.g.sizes;
@@ -104,10 +112,12 @@ std::int64_t count_work(const planned_group& pg, const options& o, std::int64_t&
   for (std::int64_t n : pg.g.sizes) {
     for (element type : pg.g.types) {
       if (!pg.fits(n, type)) continue;
-      work += work_of(cell{pg.g.where, algorithm::inclusive_scan, type, n, 0});  // the copy
+      work += work_of(cell{pg.g.where, algorithm::inclusive_scan, type, n, {}});  // the copy
+      if (pg.measures_floor(type))
+        work += work_of(cell{pg.g.where, algorithm::reduce, type, n, {}});
       for (algorithm a : pg.g.algos) {
-        for (std::int64_t mean : segment_means_of(a, o)) {
-          const cell c{pg.g.where, a, type, n, mean};
+        for (const segment_lengths& s : segment_lengths_of(a, o)) {
+          const cell c{pg.g.where, a, type, n, s};
           for (const implementation* impl : pg.impls) {
             if (!runs_cell(*impl, c, o)) continue;
             work += work_of(c);
@@ -126,18 +136,21 @@ bool planned_group::fits(std::int64_t n, element type) const {
   return std::find(too_big.begin(), too_big.end(), std::make_pair(n, type)) == too_big.end();
 }
 
-std::int64_t work_of(const cell& c) {
-  return traffic_bytes(c, c.segment_mean ? c.n / c.segment_mean + 1 : 0);
+bool planned_group::measures_floor(element type) const {
+  return floor != nullptr && floor->unsupported(algorithm::segmented_reduce, type).empty();
 }
 
-std::vector<std::int64_t> segment_means_of(algorithm a, const options& o) {
-  return is_segmented(a) ? o.segment_means : std::vector<std::int64_t>{0};
+std::int64_t work_of(const cell& c) { return traffic_bytes(c, expected_segments(c.n, c.lengths)); }
+
+std::vector<segment_lengths> segment_lengths_of(algorithm a, const options& o) {
+  return is_segmented(a) ? o.segments : std::vector<segment_lengths>{segment_lengths{}};
 }
 
 bool runs_cell(const implementation& impl, const cell& c, const options& o) {
   if (impl.is_planted && !o.plant_bug) return false;
   if (impl.is_reference && c.n > o.seq_max) return false;
-  return impl.unsupported(c.algo, c.type).empty();
+  return impl.unsupported(c.algo, c.type).empty() &&
+         impl.unsupported_segments(c.algo, c.lengths).empty();
 }
 
 plan make_plan(const options& o, const std::vector<implementation>& impls) {
@@ -154,12 +167,17 @@ plan make_plan(const options& o, const std::vector<implementation>& impls) {
         add_note(p.notes, "GPU part skipped: " + p.gpu_unavailable);
       continue;
     }
-    planned_group pg{g, {}, nullptr, g.impls.empty() || contains(g.impls, "copy"), {}};
+    planned_group pg{g, {}, nullptr, g.impls.empty() || contains(g.impls, "copy"), nullptr, {}};
+    const bool segmented_reduce =
+        std::find(g.algos.begin(), g.algos.end(), algorithm::segmented_reduce) != g.algos.end();
     for (const implementation& impl : impls) {
       if (impl.where != g.where || (impl.is_planted && !o.plant_bug)) continue;
+      const bool selected = g.impls.empty() || contains(g.impls, impl.name);
       if (impl.is_copy)
         pg.copy = &impl;
-      else if (g.impls.empty() || contains(g.impls, impl.name))
+      else if (impl.is_floor)
+        pg.floor = selected && segmented_reduce ? &impl : nullptr;
+      else if (selected)
         pg.impls.push_back(&impl);
     }
     note_missing(g, impls, p.notes);

@@ -13,9 +13,11 @@ namespace compare {
 
 struct planned_group {
   group g;
-  std::vector<const implementation*> impls;  // built in, selected, on g.where; not the copy
+  std::vector<const implementation*> impls;  // built in, selected, on g.where; not the limits
   const implementation* copy = nullptr;      // always measured (for % of copy)
   bool show_copy = false;                    // copy rows reported (it was not filtered out)
+  const implementation* floor = nullptr;     // reduce_floor, if selected and segmented_reduce is
+  bool measures_floor(element type) const;   // for segmented_reduce cells of this type
   std::vector<std::pair<std::int64_t, element>> too_big;  // (size, type) that memory cannot hold
   bool fits(std::int64_t n, element type) const;
 };
@@ -30,13 +32,13 @@ struct plan {
 
 plan make_plan(const options& o, const std::vector<implementation>& impls);
 
-// Whether the implementation runs this cell (support, --seq-max, --plant-bug).
+// Whether the implementation runs this cell (support, segment lengths, --seq-max, --plant-bug).
 bool runs_cell(const implementation& impl, const cell& c, const options& o);
 
-// A run's weight in the progress: the bytes it moves (segments estimated from the mean).
+// A run's weight in the progress: the bytes it moves (segments estimated, not drawn).
 std::int64_t work_of(const cell& c);
 
-// The segment means a cell of algorithm a takes: the --segments list, or {0} if unsegmented.
-std::vector<std::int64_t> segment_means_of(algorithm a, const options& o);
+// The segment lengths a cell of algorithm a takes: the --segments list, or {none} if unsegmented.
+std::vector<segment_lengths> segment_lengths_of(algorithm a, const options& o);
 
 }  // namespace compare

@@ -28,7 +28,8 @@ constexpr known_name known_names[] = {
     {"copy", false, false},          {"cuda_multipass", true, true},
     {"cuda_chained", true, true},    {"cuda_chained_det", true, true},
     {"cub", true, false},            {"cub_host", true, false},
-    {"thrust", true, false},         {"planted_bug", false, false}};
+    {"thrust", true, false},         {"reduce_floor", true, false},
+    {"planted_bug", false, false}};
 
 const known_name* find_known(const std::string& name) {
   for (const known_name& k : known_names) {
@@ -80,6 +81,11 @@ std::string needs_commutative(const char* api) {
 
 std::string no_such_algorithm(const char* library, algorithm a) {
   return std::string("no ") + name_of(a) + " in " + library;
+}
+
+std::string no_empty_segments(const char* api, algorithm a, const segment_lengths& s) {
+  if (a != algorithm::segmented_reduce || !has_empty_segments(s)) return "";
+  return std::string(api) + " cannot produce empty segments";
 }
 
 std::string cccl_version() {

@@ -12,11 +12,13 @@
 namespace compare {
 namespace {
 
-auto key_of(const cell& c) {
-  return std::make_tuple(c.where, c.algo, c.type, c.segment_mean, c.n);
-}
+auto key_of(const cell& c) { return std::make_tuple(c.where, c.algo, c.type, c.lengths, c.n); }
 
-const char* columns = "%-44s %7s %-15s %-6s %10s %10s %10s %4s %8s %8s %6s %7s %4s";
+const char* columns = "%-44s %7s %9s %-15s %-6s %10s %10s %10s %4s %8s %8s %6s %7s %4s";
+
+std::string segment_count_of(const result& x) {
+  return x.c.lengths.shape == segment_shape::none ? "" : std::to_string(x.segment_count);
+}
 
 std::string summary_of(const result& x) {
   if (x.outcome != status::ok) return name_of(x.outcome);
@@ -50,7 +52,7 @@ std::string number(double v, int decimals) {
 
 std::string cell_name(const cell& c) {
   std::string s = std::string(name_of(c.where)) + " " + name_of(c.algo) + " " + name_of(c.type);
-  if (c.segment_mean) s += " seg~" + format_count(c.segment_mean);
+  if (c.lengths.shape != segment_shape::none) s += " seg " + name_of(c.lengths);
   return s;
 }
 
@@ -71,14 +73,15 @@ void finalize_cell(std::vector<result>& rows, result& copy) {
   for (result& x : rows) {
     if (x.gb_per_s < 0) continue;
     if (copy.gb_per_s > 0) x.percent_of_copy = 100.0 * x.gb_per_s / copy.gb_per_s;
-    if (baseline_ms > 0 && x.library != "copy") x.speedup = baseline_ms / x.timing.median_ms;
+    if (baseline_ms > 0 && !x.limit) x.speedup = baseline_ms / x.timing.median_ms;
   }
 }
 
 void print_header(std::ostream& out) {
   char line[512];
-  std::snprintf(line, sizeof line, columns, "cell", "n", "implementation", "status", "median_ms",
-                "min_ms", "max_ms", "runs", "Gelem/s", "GB/s", "%copy", "speedup", "busy");
+  std::snprintf(line, sizeof line, columns, "cell", "n", "segments", "implementation", "status",
+                "median_ms", "min_ms", "max_ms", "runs", "Gelem/s", "GB/s", "%copy", "speedup",
+                "busy");
   out << line << "\n";
 }
 
@@ -88,9 +91,9 @@ void print_rows(const std::vector<result>& rows, std::ostream& out) {
     const bool ok = x.outcome == status::ok;
     auto ms = [&](double v) { return ok ? number(v, 4) : std::string(); };
     std::snprintf(line, sizeof line, columns, cell_name(x.c).c_str(), format_count(x.c.n).c_str(),
-                  x.impl.c_str(), name_of(x.outcome), ms(x.timing.median_ms).c_str(),
-                  ms(x.timing.min_ms).c_str(), ms(x.timing.max_ms).c_str(),
-                  ok ? std::to_string(x.timing.runs).c_str() : "",
+                  segment_count_of(x).c_str(), x.impl.c_str(), name_of(x.outcome),
+                  ms(x.timing.median_ms).c_str(), ms(x.timing.min_ms).c_str(),
+                  ms(x.timing.max_ms).c_str(), ok ? std::to_string(x.timing.runs).c_str() : "",
                   number(x.gelem_per_s, 3).c_str(), number(x.gb_per_s, 1).c_str(),
                   number(x.percent_of_copy, 0).c_str(),
                   x.speedup > 0 ? (number(x.speedup, 2) + "x").c_str() : "", x.busy ? "!" : "");
@@ -101,27 +104,28 @@ void print_rows(const std::vector<result>& rows, std::ostream& out) {
 }
 
 void print_summary(const report& r, std::ostream& out) {
-  auto group_of = [](const cell& c) {
-    return std::make_tuple(c.where, c.algo, c.type, c.segment_mean);
-  };
+  auto group_of = [](const cell& c) { return std::make_tuple(c.where, c.algo, c.type, c.lengths); };
   std::map<decltype(group_of(cell{})), std::int64_t> largest;
   for (const result& x : r.results) {
     std::int64_t& n = largest[group_of(x.c)];
     n = std::max(n, x.c.n);
   }
-  std::map<decltype(group_of(cell{})), std::pair<cell, std::string>> lines;
+  std::map<decltype(group_of(cell{})), std::pair<const result*, std::string>> lines;
   int busy = 0;
   for (const result& x : r.results) {
     busy += x.busy ? 1 : 0;
     if (x.c.n != largest[group_of(x.c)]) continue;
-    auto& line = lines.emplace(group_of(x.c), std::make_pair(x.c, std::string())).first->second;
+    auto& line = lines.emplace(group_of(x.c), std::make_pair(&x, std::string())).first->second;
     line.second += "\n      " + x.impl + ": " + summary_of(x);
   }
   out << "Summary at the largest size of each cell (speedup over " << baseline_of(target::gpu)
       << " on the GPU, " << baseline_of(target::cpu) << " on the CPU):\n";
   for (const auto& [k, line] : lines) {
-    out << "  " << cell_name(line.first) << " " << format_count(line.first.n) << line.second
-        << "\n";
+    const result& x = *line.first;
+    const std::string count = segment_count_of(x);
+    out << "  " << cell_name(x.c) << " " << format_count(x.c.n)
+        << (count.empty() ? "" : " (" + count + (count == "1" ? " segment)" : " segments)"))
+        << line.second << "\n";
   }
   if (busy > 0) {
     out << "\n" << busy << " rows marked busy (!): median over 1.5x the fastest run, so the "

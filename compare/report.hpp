@@ -19,7 +19,7 @@ const char* name_of(status s);
 
 struct result {
   cell c{};
-  std::int64_t segments = 0;
+  std::int64_t segment_count = 0;  // segments actually drawn; 0 for unsegmented algorithms
   std::string impl;
   std::string library;
   status outcome = status::ok;
@@ -32,6 +32,7 @@ struct result {
   double percent_of_copy = -1;
   double speedup = -1;  // t(baseline) / t(this), medians
   bool busy = false;    // looks_busy(timing): the machine was not idle
+  bool limit = false;   // copy or reduce_floor: a bound to compare with (no speedup)
 };
 
 // The implementation other rows of a cell are compared with: CUB on the GPU, std on the CPU.

@@ -42,13 +42,14 @@ std::string csv_field(const std::string& s) {
 nlohmann::ordered_json row_of(const result& x) {
   using json = nlohmann::ordered_json;
   const bool ok = x.outcome == status::ok;
+  const bool segmented = x.c.lengths.shape != segment_shape::none;
   auto opt = [](bool known, auto v) { return known ? json(v) : json(); };
   return {{"target", name_of(x.c.where)},
           {"algorithm", name_of(x.c.algo)},
           {"type", name_of(x.c.type)},
           {"n", x.c.n},
-          {"segment_mean", opt(x.c.segment_mean > 0, x.c.segment_mean)},
-          {"segments", opt(x.c.segment_mean > 0, x.segments)},
+          {"segments", opt(segmented, name_of(x.c.lengths))},
+          {"segment_count", opt(segmented, x.segment_count)},
           {"implementation", x.impl},
           {"library", x.library},
           {"status", name_of(x.outcome)},
@@ -88,8 +89,9 @@ void write_json(const report& r, std::ostream& out) {
   out << doc.dump(2) << "\n";
 }
 
-// Markdown: provenance, notes, then per (target, algorithm, type) a table of GB/s with sizes as
-// rows and implementations as columns (speedup over the baseline in parentheses).
+// Markdown: provenance, notes, then per (target, algorithm, type) a table of GB/s with sizes (and
+// segment lengths) as rows and implementations as columns (speedup over the baseline in
+// parentheses).
 void write_markdown(const report& r, std::ostream& out) {
   out << "# pscan-compare results\n\n";
   for (const auto& [k, v] : r.provenance) out << "- **" << k << "**: " << v << "\n";
@@ -98,8 +100,10 @@ void write_markdown(const report& r, std::ostream& out) {
   const auto rows = sorted_rows(r);
   for (std::size_t begin = 0, end = 0; begin < rows.size(); begin = end) {
     const cell& first = rows[begin]->c;
+    const bool segmented = is_segmented(first.algo);
     std::vector<std::string> impls;
-    std::map<std::pair<std::int64_t, std::int64_t>, std::map<std::string, std::string>> table;
+    std::map<std::pair<segment_lengths, std::int64_t>, std::map<std::string, std::string>> table;
+    std::map<std::pair<segment_lengths, std::int64_t>, std::int64_t> segment_count;
     for (end = begin; end < rows.size() && rows[end]->c.where == first.where &&
                       rows[end]->c.algo == first.algo && rows[end]->c.type == first.type;
          ++end) {
@@ -107,17 +111,19 @@ void write_markdown(const report& r, std::ostream& out) {
       if (std::find(impls.begin(), impls.end(), x.impl) == impls.end()) impls.push_back(x.impl);
       std::string text = x.outcome == status::ok ? number(x.gb_per_s, 1) : name_of(x.outcome);
       if (x.speedup > 0) text += " (" + number(x.speedup, 2) + "x)";
-      table[{x.c.segment_mean, x.c.n}][x.impl] = text + (x.busy ? " !" : "");
+      table[{x.c.lengths, x.c.n}][x.impl] = text + (x.busy ? " !" : "");
+      segment_count[{x.c.lengths, x.c.n}] = x.segment_count;
     }
     out << "\n## " << name_of(first.where) << " " << name_of(first.algo) << " "
-        << name_of(first.type) << " (GB/s; ! busy machine)\n\n| n | segment mean |";
+        << name_of(first.type) << " (GB/s; ! busy machine)\n\n| n |"
+        << (segmented ? " segments | segment count |" : "");
     for (const auto& impl : impls) out << " " << impl << " |";
-    out << "\n|---:|---:|";
+    out << "\n|---:|" << (segmented ? "---:|---:|" : "");
     for (std::size_t i = 0; i < impls.size(); ++i) out << "---:|";
     out << "\n";
     for (const auto& [key, by_impl] : table) {
-      out << "| " << format_count(key.second) << " | "
-          << (key.first ? format_count(key.first) : "-") << " |";
+      out << "| " << format_count(key.second) << " |";
+      if (segmented) out << " " << name_of(key.first) << " | " << segment_count[key] << " |";
       for (const auto& impl : impls) {
         const auto it = by_impl.find(impl);
         out << " " << (it == by_impl.end() ? "" : it->second) << " |";

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 namespace compare {
@@ -111,10 +112,21 @@ class matrix_runner {
     bar_.say("note: " + text);
   }
 
-  const segmentation& segments(std::int64_t n, std::int64_t mean) {
-    auto it = segments_.find(mean);
-    if (it == segments_.end()) it = segments_.emplace(mean, make_segmentation(n, mean)).first;
+  const segmentation& segments(std::int64_t n, const segment_lengths& lengths) {
+    auto it = segments_.find(lengths);
+    if (it == segments_.end()) it = segments_.emplace(lengths, make_segmentation(n, lengths)).first;
     return it->second;
+  }
+
+  // Elements the output and the reference hold: n, or more where segments outnumber elements
+  // (empty segments at tiny sizes).
+  std::int64_t output_capacity(const planned_group& pg, std::int64_t n) {
+    std::int64_t most = n;
+    for (algorithm a : pg.g.algos) {
+      if (a != algorithm::segmented_reduce) continue;
+      for (const segment_lengths& s : o_.segments) most = std::max(most, segments(n, s).segments());
+    }
+    return most;
   }
 
   template <class T>
@@ -122,39 +134,52 @@ class matrix_runner {
     const bool gpu = pg.g.where == target::gpu;
     bar_.stage(std::string(name_of(pg.g.where)) + " " + name_of(type) + " " + format_count(n));
     const host_array<T> values = make_values<T>(n);
-    const host_array<T> host_out(gpu ? 0 : n);
-    const host_array<T> reference(n);  // reused by every cell: touched once, in parallel
-    poison_host(reference.get(), n * static_cast<std::int64_t>(sizeof(T)));
+    const std::int64_t capacity = output_capacity(pg, n);
+    const host_array<T> host_out(gpu ? 0 : capacity);
+    const host_array<T> reference(capacity);  // reused by every cell: touched once, in parallel
+    poison_host(reference.get(), capacity * static_cast<std::int64_t>(sizeof(T)));
     const gpu::buffer d_values = to_device(values.get(), n, gpu);
     const gpu::buffer d_out =
-        gpu ? gpu::buffer(static_cast<std::size_t>(n) * sizeof(T)) : gpu::buffer();
+        gpu ? gpu::buffer(static_cast<std::size_t>(capacity) * sizeof(T)) : gpu::buffer();
     cell_buffers b;
     b.values = gpu ? d_values.get() : values.get();
     b.out = gpu ? d_out.get() : host_out.get();
     b.n = n;
     b.stream = gpu ? gpu::stream() : nullptr;
 
-    const cell copy_cell{pg.g.where, algorithm::inclusive_scan, type, n, 0};
+    const cell copy_cell{pg.g.where, algorithm::inclusive_scan, type, n, {}};
     result copy = measure(*pg.copy, copy_cell, b, nullptr);
     copy.bytes = 2 * n * static_cast<std::int64_t>(sizeof(T));  // n read, n written
+    copy.limit = true;
     bar_.step(work_of(copy_cell), cell_label(copy_cell) + " copy");
+    std::optional<result> floor;  // reduce_floor: n values read, the same for every distribution
+    if (pg.measures_floor(type)) {
+      const cell floor_cell{pg.g.where, algorithm::reduce, type, n, {}};
+      floor = measure(*pg.floor, floor_cell, b, nullptr);
+      floor->limit = true;
+      bar_.step(work_of(floor_cell), cell_label(floor_cell) + " " + pg.floor->name);
+    }
     for (algorithm a : pg.g.algos) {
-      for (std::int64_t mean : segment_means_of(a, o_)) {
-        run_cell<T>(pg, cell{pg.g.where, a, type, n, mean}, values, reference, b, copy);
+      for (const segment_lengths& s : segment_lengths_of(a, o_)) {
+        const cell c{pg.g.where, a, type, n, s};
+        const bool floored = floor && a == algorithm::segmented_reduce;
+        run_cell<T>(pg, c, values, reference, b, copy, floored ? &*floor : nullptr);
       }
     }
   }
 
+  // The cell's rows: each implementation's, then the limits (floor, copy) it is compared with.
   template <class T>
   void run_cell(const planned_group& pg, const cell& c, const host_array<T>& values,
-                const host_array<T>& reference, cell_buffers b, result copy) {
+                const host_array<T>& reference, cell_buffers b, result copy, const result* floor) {
     std::vector<const implementation*> impls;
     for (const implementation* impl : pg.impls) {
       if (runs_cell(*impl, c, o_)) impls.push_back(impl);
     }
     if (impls.empty()) return;  // no reference needed
     const bool gpu = c.where == target::gpu;
-    const segmentation* seg = c.segment_mean ? &segments(c.n, c.segment_mean) : nullptr;
+    const segmentation* seg =
+        c.lengths.shape == segment_shape::none ? nullptr : &segments(c.n, c.lengths);
     cell_buffers host = b;
     host.values = values.get();
     if (seg) {
@@ -200,8 +225,13 @@ class matrix_runner {
       rows.push_back(measure(*impl, c, b, validate, out_bytes));
       bar_.step(work_of(c), cell_label(c) + " " + impl->name);
     }
-    copy.c = c;
-    copy.segments = b.segments;
+    auto in_this_cell = [&](result limit) {
+      limit.c = c;
+      limit.segment_count = b.segments;
+      return limit;
+    };
+    if (floor) rows.push_back(in_this_cell(*floor));
+    copy = in_this_cell(copy);
     if (pg.show_copy) rows.push_back(copy);
     finalize_cell(rows, copy);
     r_.results.insert(r_.results.end(), rows.begin(), rows.end());
@@ -217,7 +247,7 @@ class matrix_runner {
     const bool gpu = c.where == target::gpu;
     result r;
     r.c = c;
-    r.segments = b.segments;
+    r.segment_count = b.segments;
     r.impl = impl.name;
     r.library = impl.library;
     r.bytes = traffic_bytes(c, b.segments);
@@ -256,7 +286,7 @@ class matrix_runner {
   report& r_;
   progress_bar& bar_;
   const cell_done& done_;
-  std::map<std::int64_t, segmentation> segments_;
+  std::map<segment_lengths, segmentation> segments_;
   bool complete_ = true;
 };
 
