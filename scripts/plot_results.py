@@ -94,13 +94,13 @@ def provenance_line(provenance):
 def plot_cell(plt, results, target, algorithm, type_, path, title=None):
     rows = [r for r in results
             if r["target"] == target and r["algorithm"] == algorithm and r["type"] == type_]
-    means = sorted({r["segment_mean"] for r in rows}, key=lambda m: -1 if m is None else m)
-    fig, axes = plt.subplots(1, len(means), figsize=(6.4 * len(means), 4.4), squeeze=False)
-    for ax, mean in zip(axes[0], means):
+    segments = list(dict.fromkeys(r.get("segments") for r in rows))  # in the run's order
+    fig, axes = plt.subplots(1, len(segments), figsize=(6.4 * len(segments), 4.4), squeeze=False)
+    for ax, seg in zip(axes[0], segments):
         by_impl = defaultdict(list)
         failed = defaultdict(list)
         for r in rows:
-            if r["segment_mean"] != mean:
+            if r.get("segments") != seg:
                 continue
             if r["status"] == "ok":
                 by_impl[r["implementation"]].append((r["n"], r["gb_per_s"]))
@@ -115,7 +115,7 @@ def plot_cell(plt, results, target, algorithm, type_, path, title=None):
         ax.set_xscale("log", base=2)
         ax.set_xlabel("elements")
         ax.set_ylabel("GB/s (bytes read + written)")
-        panel = f"segments of mean {size_label(mean)}" if mean else ""
+        panel = f"segments {seg}" if seg else ""
         ax.set_title(" ".join(x for x in [title or f"{target} {algorithm} {type_}", panel] if x))
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=8)
@@ -147,17 +147,17 @@ def write_plots(results, out, every_cell):
 
 
 def write_headline(provenance, results, out):
-    """GB/s at the largest size of each (target, algorithm, type, segment mean)."""
+    """GB/s at the largest size of each (target, algorithm, type, segment distribution)."""
     groups = defaultdict(list)
     for r in results:
-        groups[(r["target"], r["algorithm"], r["type"], r["segment_mean"] or 0)].append(r)
+        groups[(r["target"], r["algorithm"], r["type"], r.get("segments") or "")].append(r)
     lines = ["# Headline: throughput at the largest size", "",
              provenance_line(provenance), "",
              "GB/s (bytes read + written) at the largest measured size; in parentheses the speedup "
              "over CUB (GPU) or std (CPU) = t(baseline) / t(implementation); ! the machine was busy "
              "(median over 1.5x the fastest run).", ""]
     for target in ("gpu", "cpu"):
-        keys = sorted(k for k in groups if k[0] == target)
+        keys = [k for k in groups if k[0] == target]  # results.json's order
         if not keys:
             continue
         impls = []
@@ -165,7 +165,7 @@ def write_headline(provenance, results, out):
             for r in groups[k]:
                 if r["implementation"] not in impls:
                     impls.append(r["implementation"])
-        lines += [f"## {target}", "", "| algorithm | type | segment mean | n | " + " | ".join(impls) + " |",
+        lines += [f"## {target}", "", "| algorithm | type | segments | n | " + " | ".join(impls) + " |",
                   "|---|---|---:|---:|" + "---:|" * len(impls)]
         for k in keys:
             n = max(r["n"] for r in groups[k])
@@ -177,8 +177,8 @@ def write_headline(provenance, results, out):
                 if r.get("speedup_vs_baseline"):
                     text += f" ({r['speedup_vs_baseline']:.2f}x)"
                 cells[r["implementation"]] = text + (" !" if r.get("busy") else "")
-            mean = size_label(k[3]) if k[3] else "-"
-            lines.append(f"| {k[1]} | {k[2]} | {mean} | {size_label(n)} | " +
+            seg = k[3] or "-"
+            lines.append(f"| {k[1]} | {k[2]} | {seg} | {size_label(n)} | " +
                          " | ".join(cells.get(i, "") for i in impls) + " |")
         lines.append("")
     with open(os.path.join(out, "headline.md"), "w") as f:
