@@ -123,9 +123,9 @@ struct segmented_reduce_fn {
       const std::int64_t offsets =
           checked_distance(name, "offsets_first", "offsets_last", offsets_first, offsets_last);
       const std::int64_t segments = offsets > 0 ? offsets - 1 : 0;
-      check_iterator(policy, name, "offsets_first", offsets_first, offsets);
-      check_iterator(policy, name, "values", values, segments > 0 ? -1 : 0);
-      check_iterator(policy, name, "out", out, segments);
+      check_argument(policy, name, "offsets_first", offsets_first, offsets);
+      check_argument(policy, name, "values", values, segments > 0 ? -1 : 0);
+      check_argument(policy, name, "out", out, segments);
       if (segments == 0) return out;
       adl_segmented_reduce::call(policy, values, offsets_first, offsets_last, out, init, op);
       return out + segments;
