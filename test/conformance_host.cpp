@@ -1,40 +1,11 @@
-// The conformance suite on the CPU policies. Host fixtures keep data in std::vector: upload copies,
-// the policy runs synchronously, download copies back.
-
-#include <utility>
+// The conformance suite on the CPU policies, over host memory.
 
 #include "conformance/error_cases.hpp"
 #include "conformance/large_cases.hpp"
 #include "conformance/reduce_cases.hpp"
 #include "conformance/scan_cases.hpp"
 #include "conformance/segmented_cases.hpp"
-
-namespace conformance {
-
-template <class T>
-class host_buffer {
- public:
-  explicit host_buffer(std::vector<T> values) : values_(std::move(values)) {}
-  T* begin() { return values_.data(); }
-  T* end() { return values_.data() + values_.size(); }
-  const std::vector<T>& values() const { return values_; }
-
- private:
-  std::vector<T> values_;
-};
-
-struct host_memory {
-  template <class T>
-  static host_buffer<T> upload(const std::vector<T>& values) {
-    return host_buffer<T>(values);
-  }
-  template <class T>
-  static std::vector<T> download(const host_buffer<T>& buffer) {
-    return buffer.values();
-  }
-};
-
-}  // namespace conformance
+#include "host_memory.hpp"
 
 // The fixtures of the policies the CPU backends list (test/CMakeLists.txt writes it).
 #include "host_fixtures.hpp"

@@ -9,8 +9,18 @@ namespace pscan {
 
 struct execution_policy_base {};
 
+// A policy whose calls are collective over several processes (pscan::distributed): every process
+// makes every call, with empty local ranges too, and an argument one process rejects must be
+// rejected by all. Its backend therefore receives each call whole: the arguments unchecked, the
+// empty ranges included, and it returns the algorithm's result itself.
+struct collective_policy_base : execution_policy_base {};
+
 template <class P>
 inline constexpr bool is_execution_policy_v =
     std::is_base_of_v<execution_policy_base, std::remove_cv_t<std::remove_reference_t<P>>>;
+
+template <class P>
+inline constexpr bool is_collective_policy_v =
+    std::is_base_of_v<collective_policy_base, std::remove_cv_t<std::remove_reference_t<P>>>;
 
 }  // namespace pscan

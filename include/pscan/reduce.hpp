@@ -14,6 +14,8 @@ struct reduce_fn {
   T operator()(P&& policy, InIt first, InIt last, T init, Op op = {}) const {
     if constexpr (!accepts<P, Op, T>()) {
       return init;  // a static_assert has said why
+    } else if constexpr (is_collective_policy_v<P>) {
+      return adl_reduce::call(policy, first, last, init, op);
     } else {
       const std::int64_t n =
           checked_range(policy, "pscan::reduce", arg("first", first), arg("last", last));

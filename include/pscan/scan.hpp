@@ -16,6 +16,8 @@ struct inclusive_scan_fn {
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op = {}) const {
     if constexpr (!accepts<P, Op, value_type_t<InIt>>()) {
       return out;  // a static_assert has said why
+    } else if constexpr (is_collective_policy_v<P>) {
+      return adl_inclusive_scan::call(policy, first, last, out, op);
     } else {
       const std::int64_t n = checked_range(policy, "pscan::inclusive_scan", arg("first", first),
                                            arg("last", last), arg("out", out));
@@ -28,6 +30,8 @@ struct inclusive_scan_fn {
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op, T init) const {
     if constexpr (!accepts<P, Op, T>()) {
       return out;  // a static_assert has said why
+    } else if constexpr (is_collective_policy_v<P>) {
+      return adl_inclusive_scan::call(policy, first, last, out, op, init);
     } else {
       const std::int64_t n = checked_range(policy, "pscan::inclusive_scan", arg("first", first),
                                            arg("last", last), arg("out", out));
@@ -42,6 +46,8 @@ struct exclusive_scan_fn {
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, T init, Op op = {}) const {
     if constexpr (!accepts<P, Op, T>()) {
       return out;  // a static_assert has said why
+    } else if constexpr (is_collective_policy_v<P>) {
+      return adl_exclusive_scan::call(policy, first, last, out, init, op);
     } else {
       const std::int64_t n = checked_range(policy, "pscan::exclusive_scan", arg("first", first),
                                            arg("last", last), arg("out", out));

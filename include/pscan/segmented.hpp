@@ -20,6 +20,8 @@ struct segmented_inclusive_scan_fn {
     constexpr const char* name = "pscan::segmented_inclusive_scan";
     if constexpr (!accepts<P, Op, value_type_t<InIt>>()) {
       return out;  // a static_assert has said why
+    } else if constexpr (is_collective_policy_v<P>) {
+      return adl_segmented_inclusive_scan::call(policy, first, last, head_flags, out, op);
     } else {
       const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last),
                                            arg("head_flags", head_flags), arg("out", out));
@@ -42,6 +44,8 @@ struct segmented_exclusive_scan_fn {
     constexpr const char* name = "pscan::segmented_exclusive_scan";
     if constexpr (!accepts<P, Op, T>()) {
       return out;  // a static_assert has said why
+    } else if constexpr (is_collective_policy_v<P>) {
+      return adl_segmented_exclusive_scan::call(policy, first, last, head_flags, out, init, op);
     } else {
       const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last),
                                            arg("head_flags", head_flags), arg("out", out));
@@ -66,6 +70,8 @@ struct inclusive_scan_by_key_fn {
     if constexpr (!(accepts<P, Op, value_type_t<InIt>>() &&
                     accepts_keys<KeyEq, value_type_t<KeyIt>>())) {
       return out;  // a static_assert has said why
+    } else if constexpr (is_collective_policy_v<P>) {
+      return adl_inclusive_scan_by_key::call(policy, keys_first, keys_last, values, out, op, eq);
     } else {
       const std::int64_t n =
           checked_range(policy, name, arg("keys_first", keys_first), arg("keys_last", keys_last),
@@ -92,6 +98,9 @@ struct exclusive_scan_by_key_fn {
     constexpr const char* name = "pscan::exclusive_scan_by_key";
     if constexpr (!(accepts<P, Op, T>() && accepts_keys<KeyEq, value_type_t<KeyIt>>())) {
       return out;  // a static_assert has said why
+    } else if constexpr (is_collective_policy_v<P>) {
+      return adl_exclusive_scan_by_key::call(policy, keys_first, keys_last, values, out, init, op,
+                                             eq);
     } else {
       const std::int64_t n =
           checked_range(policy, name, arg("keys_first", keys_first), arg("keys_last", keys_last),
@@ -110,22 +119,34 @@ struct exclusive_scan_by_key_fn {
   }
 };
 
+// The checks of segmented_reduce's arguments, the offsets themselves aside; returns the number of
+// segments.
+template <class P, class InIt, class OffIt, class OutIt>
+std::int64_t checked_segments(const P& policy, InIt values, OffIt offsets_first, OffIt offsets_last,
+                              OutIt out) {
+  constexpr const char* name = "pscan::segmented_reduce";
+  const std::int64_t offsets =
+      checked_distance(name, "offsets_first", "offsets_last", offsets_first, offsets_last);
+  const std::int64_t segments = offsets > 0 ? offsets - 1 : 0;
+  check_argument(policy, name, "offsets_first", offsets_first, offsets);
+  check_argument(policy, name, "values", values, segments > 0 ? -1 : 0);
+  check_argument(policy, name, "out", out, segments);
+  return segments;
+}
+
 // Segment i is [values + offsets[i], values + offsets[i+1]); the backend checks the offsets
 // themselves (non-negative, non-decreasing) where they live, before writing anything.
 struct segmented_reduce_fn {
   template <class P, class InIt, class OffIt, class OutIt, class T, class Op = plus<>>
   OutIt operator()(P&& policy, InIt values, OffIt offsets_first, OffIt offsets_last, OutIt out,
                    T init, Op op = {}) const {
-    constexpr const char* name = "pscan::segmented_reduce";
     if constexpr (!accepts<P, Op, T>()) {
       return out;  // a static_assert has said why
+    } else if constexpr (is_collective_policy_v<P>) {
+      return adl_segmented_reduce::call(policy, values, offsets_first, offsets_last, out, init, op);
     } else {
-      const std::int64_t offsets =
-          checked_distance(name, "offsets_first", "offsets_last", offsets_first, offsets_last);
-      const std::int64_t segments = offsets > 0 ? offsets - 1 : 0;
-      check_iterator(policy, name, "offsets_first", offsets_first, offsets);
-      check_iterator(policy, name, "values", values, segments > 0 ? -1 : 0);
-      check_iterator(policy, name, "out", out, segments);
+      const std::int64_t segments =
+          checked_segments(policy, values, offsets_first, offsets_last, out);
       if (segments == 0) return out;
       adl_segmented_reduce::call(policy, values, offsets_first, offsets_last, out, init, op);
       return out + segments;

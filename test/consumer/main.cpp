@@ -1,4 +1,6 @@
-// Built against an installed pscan: one scan with the reference policy, checked by hand.
+// Built against an installed pscan: one scan with the reference policy, checked by hand; and,
+// when the package has pscan::distributed (pscan.hpp then includes mpi.h), the same scan over a
+// communicator of one rank.
 #include <cstdio>
 #include <pscan/pscan.hpp>
 #include <vector>
@@ -13,5 +15,17 @@ int main() {
     return 1;
   }
   std::puts("pscan_consumer: inclusive_scan ok");
+#if defined(MPI_VERSION)
+  MPI_Init(nullptr, nullptr);
+  std::vector<int> distributed_out(in.size());
+  pscan::inclusive_scan(pscan::distributed(MPI_COMM_SELF, pscan::seq), in.begin(), in.end(),
+                        distributed_out.begin());
+  MPI_Finalize();
+  if (distributed_out != expected) {
+    std::puts("pscan_consumer: wrong distributed inclusive_scan result");
+    return 1;
+  }
+  std::puts("pscan_consumer: distributed inclusive_scan ok");
+#endif
   return 0;
 }

@@ -53,10 +53,12 @@ PSCAN_DETAIL_DISPATCH(check_iterator)
 
 #undef PSCAN_DETAIL_DISPATCH
 
-// Optional backend hook, called on every iterator argument before any work: a backend throws
-// pscan::invalid_argument for iterators it cannot use (a host pointer given to a CUDA policy).
+// Calls the optional backend hook check_iterator on an iterator argument before any work: a
+// backend throws pscan::invalid_argument for iterators it cannot use (a host pointer given to a
+// CUDA policy). Named apart from the hook: argument-dependent lookup on iterators from this
+// namespace (index_iterator) must not find it in place of the backend's.
 template <class P, class It>
-void check_iterator(const P& policy, const char* algorithm, const char* argument, It it,
+void check_argument(const P& policy, const char* algorithm, const char* argument, It it,
                     std::int64_t n) {
   if constexpr (adl_check_iterator::available<P, const char*, const char*, It, std::int64_t>) {
     adl_check_iterator::call(policy, algorithm, argument, it, n);
@@ -141,8 +143,8 @@ template <class P, class It, class... Its>
 std::int64_t checked_range(const P& policy, const char* algorithm, named<It> first, named<It> last,
                            named<Its>... others) {
   const std::int64_t n = checked_distance(algorithm, first.name, last.name, first.it, last.it);
-  check_iterator(policy, algorithm, first.name, first.it, n);
-  (check_iterator(policy, algorithm, others.name, others.it, n), ...);
+  check_argument(policy, algorithm, first.name, first.it, n);
+  (check_argument(policy, algorithm, others.name, others.it, n), ...);
   return n;
 }
 

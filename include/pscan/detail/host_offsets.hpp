@@ -1,5 +1,6 @@
 #pragma once
-// Checks of segmented_reduce offsets that live in host memory, shared by the CPU backends.
+// Checks of segmented_reduce offsets that live in host memory, shared by the CPU backends, and the
+// error every backend throws for offsets that break the contract.
 
 #include <pscan/error.hpp>
 
@@ -8,22 +9,26 @@
 
 namespace pscan::detail {
 
+// The error for offsets that first break the contract at `position`: offsets[0] < 0 there when it
+// is 0, offsets[position] < offsets[position - 1] otherwise.
+inline invalid_argument offsets_error(const char* algorithm, std::int64_t position) {
+  if (position == 0) {
+    return invalid_argument(std::string(algorithm) +
+                            ": `offsets` must be non-negative (offsets[0] < 0)");
+  }
+  return invalid_argument(std::string(algorithm) + ": `offsets` must be non-decreasing (offsets[" +
+                          std::to_string(position) + "] < offsets[" + std::to_string(position - 1) +
+                          "])");
+}
+
 // offsets[0] >= 0 and offsets non-decreasing; throws pscan::invalid_argument naming the first
 // offending position.
 template <class OffIt>
 void check_host_offsets(const char* algorithm, OffIt first, OffIt last) {
   const std::int64_t m = last - first;
-  if (m > 0 && static_cast<std::int64_t>(first[0]) < 0) {
-    throw invalid_argument(std::string(algorithm) +
-                           ": `offsets` must be non-negative (offsets[0] = " +
-                           std::to_string(static_cast<std::int64_t>(first[0])) + ")");
-  }
+  if (m > 0 && static_cast<std::int64_t>(first[0]) < 0) throw offsets_error(algorithm, 0);
   for (std::int64_t i = 1; i < m; ++i) {
-    if (first[i] < first[i - 1]) {
-      throw invalid_argument(std::string(algorithm) +
-                             ": `offsets` must be non-decreasing (offsets[" + std::to_string(i) +
-                             "] < offsets[" + std::to_string(i - 1) + "])");
-    }
+    if (first[i] < first[i - 1]) throw offsets_error(algorithm, i);
   }
 }
 

@@ -1,0 +1,13 @@
+#pragma once
+// The GPU part of pscan-scaling (cuda_runs.cu), or its absence.
+
+#include "measure.hpp"
+
+namespace scaling {
+
+// Runs o.policy (cuda_chained or cuda_multipass) on device memory: distributed, each rank on
+// the device its rank on the host picks (ranks share a GPU when there are more ranks than GPUs),
+// or in this process alone. Throws std::runtime_error when this build or machine has no GPU.
+result run_cuda(const options& o, bool distributed, int rank);
+
+}  // namespace scaling
