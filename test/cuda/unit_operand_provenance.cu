@@ -131,7 +131,7 @@ case_data<T> make_case(conformance::random_source& random, std::int64_t n) {
     key += d.flags[i] != 0;
     d.keys[i] = key;
   }
-  // Segment lengths around the segment reduction's warp and block shares, and empty segments.
+  // Segment lengths around the segment reduction's tile of merged items, and empty segments.
   using cfg = pscan::cuda::segmented_reduce_tuning<T>;
   const std::int64_t warp = 32 * cfg::items, block = cfg::block_threads * cfg::items;
   const std::int64_t lengths[] = {0,        0,        1,         2,         31,           33,
