@@ -1,6 +1,9 @@
-// More than 2^31 elements on every CUDA policy: 64-bit sizes, tile counts and offsets. uint8
+// More than 2^31 elements (and segments) on every CUDA policy: 64-bit sizes, tile counts and
+// offsets. uint8
 // values with wrapping plus keep the memory at ~2 GiB per array; inputs are generated and outputs
 // checked on the device (a scan is right iff every element follows from its predecessor).
+
+#include <pscan/detail/index_iterator.hpp>
 
 #include <cstdint>
 
@@ -26,7 +29,13 @@ __global__ void fill(byte* values, byte* flags, std::int64_t count) {
   }
 }
 
-enum class scan_form { inclusive, exclusive, segmented_inclusive };
+// The scans, and segmented_reduce over segments of one element each (out[i] = init + in[i]).
+enum class scan_form { inclusive, exclusive, segmented_inclusive, single_element_segments };
+
+// offsets[i] = i: every segment holds one element.
+struct position {
+  __host__ __device__ std::int64_t operator()(std::int64_t i) const { return i; }
+};
 
 // Counts positions where out breaks the scan's recurrence and keeps the first of them.
 __global__ void check_recurrence(scan_form form, const byte* in, const byte* flags, const byte* out,
@@ -35,7 +44,9 @@ __global__ void check_recurrence(scan_form form, const byte* in, const byte* fla
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < count;
        i += std::int64_t{gridDim.x} * blockDim.x) {
     byte expected;
-    if (form == scan_form::exclusive) {
+    if (form == scan_form::single_element_segments) {
+      expected = byte(init + in[i]);
+    } else if (form == scan_form::exclusive) {
       expected = i == 0 ? init : byte(out[i - 1] + in[i - 1]);
     } else if (form == scan_form::segmented_inclusive && flags[i] != 0) {
       expected = in[i];
@@ -117,6 +128,12 @@ TEST_CASE_TEMPLATE_DEFINE("more than 2^31 elements", F, large_case) {
       CHECK(int(actual[s]) == byte(init + byte(prefix(offsets[s + 1]) - prefix(offsets[s]))));
     }
   }
+
+  // More than 2^31 segments (n of one element each), offsets from an iterator.
+  const auto offsets = pscan::detail::make_index_iterator(position{});
+  pscan::segmented_reduce(p, in.begin(), offsets, offsets + (n + 1), out.begin(), init,
+                          wrapping_plus);
+  check_scan<F>(scan_form::single_element_segments, in, flags, out);
 }
 
 TEST_CASE_TEMPLATE_INVOKE(large_case, CUDA_FIXTURES);

@@ -9,7 +9,9 @@
 // tile's summary, for join_tiles to finish in order.
 
 #include <cuda_common/block/block_scan.cuh>
+#include <cuda_common/tile/async_copy.cuh>
 #include <cuda_common/tile/merge_path.cuh>
+#include <cuda_common/tile/tile_io.cuh>
 #include <cuda_common/utility.cuh>
 
 #include <cstdint>
@@ -74,8 +76,9 @@ struct segmented_reduce_tile {
   // Values and ends share one buffer (together at most tile_items); results reuse it.
   static constexpr int slot_bytes = sizeof(A) > sizeof(int) ? int(sizeof(A)) : int(sizeof(int));
 
+  // (+ 32: the values may start up to 15 bytes in, to share the input's 16-byte alignment.)
   struct storage {
-    uninitialized_array<unsigned char, tile_items * slot_bytes + 16> items;
+    uninitialized_array<unsigned char, tile_items * slot_bytes + 32> items;
     typename scan::storage scan;
     uninitialized_array<partial<A>, 1> first_head;
   };
@@ -88,14 +91,12 @@ struct segmented_reduce_tile {
   __device__ static tile_summary<A> reduce(InIt values, int nb, EndIt ends_first,
                                            std::int64_t ends_base, int na, OutIt out,
                                            const A& init, Op op, storage& s) {
-    A* vals = reinterpret_cast<A*>(s.items.data());
-    int* ends = reinterpret_cast<int*>(s.items.data() + ceil_div(nb * int(sizeof(A)), 4) * 4);
+    A* vals = load_values(values, nb, s.items.data());
+    int* ends = reinterpret_cast<int*>(
+        s.items.data() + ceil_div(static_cast<int>(reinterpret_cast<unsigned char*>(vals + nb) -
+                                                   s.items.data()),
+                                  4) * 4);
     const int t = static_cast<int>(threadIdx.x);
-#pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-      const int j = i * BLOCK_THREADS + t;
-      if (j < nb) vals[j] = static_cast<A>(values[j]);
-    }
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
       const int j = i * BLOCK_THREADS + t;
@@ -171,6 +172,44 @@ struct segmented_reduce_tile {
     summary.head.has = false;
     if (tile_open.has_end) summary.head = s.first_head[0];
     return summary;
+  }
+
+ private:
+  // values[0 .. nb) to shared memory, returned there (not yet visible to other threads). From a
+  // raw pointer, the 16-byte units go by cp.async into shared memory of the same alignment (the
+  // values start as many bytes into `buffer` as the input is past a 16-byte boundary), and only
+  // the items before the first and after the last whole unit one by one.
+  template <class InIt>
+  __device__ static A* load_values(InIt values, int nb, unsigned char* buffer) {
+    const int t = static_cast<int>(threadIdx.x);
+    if constexpr (is_pointer_to_v<InIt, A> && has_16_byte_units_v<A>) {
+      constexpr int K = unit_items_v<A>;
+      const auto address = reinterpret_cast<std::uintptr_t>(values);
+      if (address % sizeof(A) == 0) {
+        const int skew = static_cast<int>(address & 15);
+        A* vals = reinterpret_cast<A*>(buffer + skew);
+        const int head = min(((16 - skew) & 15) / static_cast<int>(sizeof(A)), nb);
+        const int units = (nb - head) / K;
+#pragma unroll
+        for (int i = 0; i < ITEMS / K; ++i) {
+          const int u = i * BLOCK_THREADS + t;
+          if (u < units) copy_async_16(vals + head + u * K, values + head + u * K);
+        }
+        commit_async_copies();
+        const int tail = head + units * K;
+        if (t < head) vals[t] = values[t];
+        if (tail + t < nb) vals[tail + t] = values[tail + t];
+        wait_async_copies();
+        return vals;
+      }
+    }
+    A* vals = reinterpret_cast<A*>(buffer);
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+      const int j = i * BLOCK_THREADS + t;
+      if (j < nb) vals[j] = static_cast<A>(values[j]);
+    }
+    return vals;
   }
 };
 
