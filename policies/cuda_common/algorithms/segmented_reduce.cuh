@@ -32,7 +32,7 @@ struct segmented_reduce_tuning {
   static constexpr int block_threads = 256;
   static constexpr int items = items_per_64_bytes_v<A>;  // 4096 merged items of 4-byte types
   static constexpr int join_threads = 1024;
-  static constexpr int join_items = 4;
+  static constexpr int join_items = 16;  // 16384 tiles a round of the one-block join
 };
 
 inline constexpr int check_offsets_block_threads = 256;
