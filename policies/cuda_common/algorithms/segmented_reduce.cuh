@@ -19,11 +19,10 @@
 #include <cuda_common/tile/segmented_reduce_tile.cuh>
 #include <cuda_common/tile/tile_io.cuh>
 
-#include <pscan/error.hpp>
+#include <pscan/detail/host_offsets.hpp>
 
 #include <algorithm>
 #include <cstdint>
-#include <string>
 
 namespace pscan::cuda {
 
@@ -75,14 +74,9 @@ offsets_summary check_offsets(const policy_base<Derived>& p, OffIt offsets, std:
   PSCAN_CUDA_CHECK(cudaMemcpyAsync(&result, summary.data(), sizeof result, cudaMemcpyDeviceToHost,
                                    p.stream));
   PSCAN_CUDA_CHECK(cudaStreamSynchronize(p.stream));
-  if (result.first_bad == 0) {
-    throw invalid_argument(
-        "pscan::segmented_reduce: `offsets` must be non-negative (offsets[0] < 0)");
-  }
   if (result.first_bad != no_bad_offset) {
-    throw invalid_argument("pscan::segmented_reduce: `offsets` must be non-decreasing (offsets[" +
-                           std::to_string(result.first_bad) + "] < offsets[" +
-                           std::to_string(result.first_bad - 1) + "])");
+    throw pscan::detail::offsets_error("pscan::segmented_reduce",
+                                       static_cast<std::int64_t>(result.first_bad));
   }
   return result;
 }
