@@ -1,5 +1,7 @@
 #pragma once
-// reduce: init op in[0] op ... op in[n-1], in that order (op need not be commutative).
+// reduce: init op in[0] op ... op in[n-1], in that order (op need not be commutative), returned
+// to the host. reduce_into: the same value written to *result, where the policy runs (on the
+// device, stream-ordered and without waiting, for the CUDA policies).
 
 #include <pscan/detail/dispatch.hpp>
 #include <pscan/functional.hpp>
@@ -25,8 +27,26 @@ struct reduce_fn {
   }
 };
 
+// *result is written even for n == 0 (with init), so `result` is checked whatever n is.
+struct reduce_into_fn {
+  template <class P, class InIt, class OutIt, class T, class Op = plus<>>
+  void operator()(P&& policy, InIt first, InIt last, OutIt result, T init, Op op = {}) const {
+    constexpr const char* name = "pscan::reduce_into";
+    if constexpr (!accepts<P, Op, T>()) {
+      return;  // a static_assert has said why
+    } else if constexpr (is_collective_policy_v<P>) {
+      adl_reduce_into::call(policy, first, last, result, init, op);
+    } else {
+      checked_range(policy, name, arg("first", first), arg("last", last));
+      check_argument(policy, name, "result", result, 1);
+      adl_reduce_into::call(policy, first, last, result, init, op);
+    }
+  }
+};
+
 }  // namespace detail
 
 inline constexpr detail::reduce_fn reduce{};
+inline constexpr detail::reduce_into_fn reduce_into{};
 
 }  // namespace pscan

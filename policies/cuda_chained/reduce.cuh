@@ -1,10 +1,12 @@
 #pragma once
-// reduce of pscan::cuda_chained in one launch. Block b reduces the b-th contiguous share of the
-// input (whole warp segments; a fixed partition of n, so the result is deterministic) and writes
-// its partial; the last block to finish (counted with an atomic between fences, the counter
-// returned to 0 for the next call) combines the partials in block order, init first. The grid
-// fills the GPU once. That block publishes the result straight into host memory
-// (cuda::host_result): no copy, no stream sync.
+// reduce and reduce_into of pscan::cuda_chained, in one launch. Block b reduces the b-th
+// contiguous share of the input (whole warp segments; a fixed partition of n, so the result is
+// deterministic) and writes its partial; the last block to finish (counted with an atomic between
+// fences, the counter returned to 0 for the next call) combines the partials in block order, init
+// first, and publishes the value into the call's sink (cuda_common/device_result.cuh): host
+// memory for reduce (cuda::host_result: no copy, no stream sync), *result on the device for
+// reduce_into (no host wait at all, so it can be captured into a graph). The grid fills the GPU
+// once. An empty input launches one thread that publishes init.
 
 #include <cuda_chained/call_state.cuh>
 #include <cuda_chained/policy.cuh>
@@ -12,6 +14,7 @@
 #include <cuda_chained/tuning.cuh>
 
 #include <cuda_common/check.cuh>
+#include <cuda_common/device_result.cuh>
 #include <cuda_common/launch.cuh>
 #include <cuda_common/runtime/host_result.cuh>
 #include <cuda_common/tile/tile_reduce.cuh>
@@ -25,10 +28,10 @@ namespace impl {
 // Reduce's scratch (counters, partials) has no tags: its own buffer per stream.
 inline constexpr int reduce_layout = 0;
 
-template <class A, class InIt, class Op>
+template <class A, class InIt, class Op, class Sink>
 __global__ void __launch_bounds__(tuning<A>::block_threads)
-    reduce_kernel(InIt first, std::int64_t n, A init, Op op, tile_counters* counters, A* partials,
-                  cuda::host_result<A> result) {
+    reduce_kernel(InIt first, std::int64_t n, A init, Op op, tile_counters* counters,
+                  A* partials, Sink result) {
   using cfg = tuning<A>;
   using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
   __shared__ typename range::storage storage;
@@ -54,25 +57,46 @@ __global__ void __launch_bounds__(tuning<A>::block_threads)
   if (threadIdx.x == 0) result.publish(static_cast<A>(op(init, all)));
 }
 
+// Reduces first[0 .. n) (n >= 0), init first, into the sink that make_sink() returns; calls it
+// right before the launch (a host_result slot is taken only once nothing else can throw) and
+// returns the sink.
+template <class A, class InIt, class Op, class MakeSink>
+auto reduce_to(const policy& p, InIt first, std::int64_t n, const A& init, Op op,
+               MakeSink make_sink) {
+  using cfg = tuning<A>;
+  using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
+  using sink_type = decltype(make_sink());
+  if (n == 0) {
+    const sink_type sink = make_sink();
+    cuda::publish_init(p.stream, sink, init);
+    return sink;
+  }
+  const auto kernel = &reduce_kernel<A, InIt, Op, sink_type>;
+  const std::int64_t blocks = cuda::share_blocks<range>(reinterpret_cast<const void*>(kernel), n);
+  // The counters, then the partials (256-byte aligned).
+  call_state scratch(p, tile_counters_bytes + sizeof(A) * blocks, reduce_layout);
+  auto* const base = static_cast<unsigned char*>(scratch.data());
+  A* partials = reinterpret_cast<A*>(base + tile_counters_bytes);
+  const sink_type sink = make_sink();
+  kernel<<<static_cast<unsigned int>(blocks), cfg::block_threads, 0, p.stream>>>(
+      first, n, init, op, static_cast<tile_counters*>(scratch.data()), partials, sink);
+  PSCAN_CUDA_CHECK_LAUNCH();
+  return sink;
+}
+
 }  // namespace impl
 
 template <class InIt, class T, class Op>
 T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
-  using cfg = tuning<T>;
-  using range = cuda::block_range_reduce<T, cfg::block_threads, cfg::items>;
   cuda::reject_graph_capture(p.stream, "pscan::reduce");
-  const std::int64_t n = last - first;
-  const auto kernel = &impl::reduce_kernel<T, InIt, Op>;
-  const std::int64_t blocks = cuda::share_blocks<range>(reinterpret_cast<const void*>(kernel), n);
-  // The counters, then the partials (256-byte aligned).
-  call_state scratch(p, tile_counters_bytes + sizeof(T) * blocks, impl::reduce_layout);
-  auto* const base = static_cast<unsigned char*>(scratch.data());
-  T* partials = reinterpret_cast<T*>(base + tile_counters_bytes);
-  const auto result = cuda::host_result<T>::acquire();
-  kernel<<<static_cast<unsigned int>(blocks), cfg::block_threads, 0, p.stream>>>(
-      first, n, init, op, static_cast<tile_counters*>(scratch.data()), partials, result);
-  PSCAN_CUDA_CHECK_LAUNCH();
-  return result.wait(p.stream);
+  return impl::reduce_to<T>(p, first, last - first, init, op, &cuda::host_result<T>::acquire)
+      .wait(p.stream);
+}
+
+template <class InIt, class OutIt, class T, class Op>
+void reduce_into(const policy& p, InIt first, InIt last, OutIt result, T init, Op op) {
+  impl::reduce_to<T>(p, first, last - first, init, op,
+                     [result] { return cuda::device_result<OutIt>{result}; });
 }
 
 }  // namespace pscan::chained

@@ -1,17 +1,20 @@
 #pragma once
-// reduce of pscan::cuda_multipass: the last step of Harris' "Optimizing parallel reduction in
-// CUDA" (grid-stride, cost-optimal), kept in order for a non-commutative op. Pass 1: a grid
-// sized to fill the GPU once (SMs x resident blocks); block b reduces the b-th contiguous share
-// of the input, its warps each a contiguous part of that, reading 16-byte units warp-striped and
-// reducing them as they arrive (several loads in flight per thread); the warps' totals are
-// combined in order. Pass 2: one block combines the block totals in block order, init first, and
-// publishes the result straight into host memory (cuda::host_result). When one block suffices,
-// it reduces the input directly.
+// reduce and reduce_into of pscan::cuda_multipass: the last step of Harris' "Optimizing parallel
+// reduction in CUDA" (grid-stride, cost-optimal), kept in order for a non-commutative op. Pass 1:
+// a grid sized to fill the GPU once (SMs x resident blocks); block b reduces the b-th contiguous
+// share of the input, its warps each a contiguous part of that, reading 16-byte units
+// warp-striped and reducing them as they arrive (several loads in flight per thread); the warps'
+// totals are combined in order. Pass 2: one block combines the block totals in block order, init
+// first, and publishes the result into the call's sink (cuda_common/device_result.cuh): host
+// memory for reduce (cuda::host_result), *result on the device for reduce_into (no host wait).
+// When one block suffices, it reduces the input directly; an empty input launches one thread
+// that publishes init.
 
 #include <cuda_multipass/policy.cuh>
 #include <cuda_multipass/tuning.cuh>
 
 #include <cuda_common/check.cuh>
+#include <cuda_common/device_result.cuh>
 #include <cuda_common/launch.cuh>
 #include <cuda_common/runtime/host_result.cuh>
 #include <cuda_common/runtime/temporary.cuh>
@@ -22,14 +25,15 @@
 namespace pscan::multipass {
 namespace impl {
 
-// A block's total: to the partials in pass 1; a single block's, after init, is the result.
+// A block's total: to the partials in pass 1; a single block's, after init, is the result,
+// published into the sink.
 template <class A, class Op>
 __device__ __forceinline__ void store_total(A* partials, const A& total, const A&, Op) {
   partials[blockIdx.x] = total;
 }
-template <class A, class Op>
-__device__ __forceinline__ void store_total(const cuda::host_result<A>& result, const A& total,
-                                            const A& init, Op op) {
+template <class Sink, class A, class Op>
+__device__ __forceinline__ void store_total(const Sink& result, const A& total, const A& init,
+                                            Op op) {
   result.publish(static_cast<A>(op(init, total)));
 }
 
@@ -45,29 +49,49 @@ __global__ void __launch_bounds__(tuning<A>::block_threads)
   if (threadIdx.x == 0) store_total(out, total, init, op);
 }
 
+// Reduces first[0 .. n) (n >= 0), init first, into the sink that make_sink() returns; calls it
+// right before the launch that publishes (a host_result slot is taken only once nothing else can
+// throw) and returns the sink.
+template <class A, class InIt, class Op, class MakeSink>
+auto reduce_to(const policy& p, InIt first, std::int64_t n, const A& init, Op op,
+               MakeSink make_sink) {
+  using cfg = tuning<A>;
+  using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
+  if (n == 0) {
+    const auto sink = make_sink();
+    cuda::publish_init(p.stream, sink, init);
+    return sink;
+  }
+  const std::int64_t blocks = cuda::share_blocks<range>(
+      reinterpret_cast<const void*>(&reduce_kernel<A, InIt, Op, A*>), n);
+  // One block reduces `count` values from `in`, init first, into the sink.
+  const auto finish = [&](auto in, std::int64_t count) {
+    const auto sink = make_sink();
+    reduce_kernel<A><<<1, cfg::block_threads, 0, p.stream>>>(in, count, sink, init, op);
+    PSCAN_CUDA_CHECK_LAUNCH();
+    return sink;
+  };
+  if (blocks == 1) return finish(first, n);
+  cuda::temporary_buffer<A> partials(static_cast<std::size_t>(blocks), p);
+  reduce_kernel<A><<<static_cast<unsigned>(blocks), cfg::block_threads, 0, p.stream>>>(
+      first, n, partials.data(), init, op);
+  PSCAN_CUDA_CHECK_LAUNCH();
+  return finish(partials.data(), blocks);
+}
+
 }  // namespace impl
 
 template <class InIt, class T, class Op>
 T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
-  using cfg = tuning<T>;
-  using range = cuda::block_range_reduce<T, cfg::block_threads, cfg::items>;
   cuda::reject_graph_capture(p.stream, "pscan::reduce");
-  const std::int64_t n = last - first;
-  const std::int64_t blocks = cuda::share_blocks<range>(
-      reinterpret_cast<const void*>(&impl::reduce_kernel<T, InIt, Op, T*>), n);
-  // One block reduces `count` values from `in`, init first, into the host.
-  const auto finish = [&](auto in, std::int64_t count) {
-    const auto result = cuda::host_result<T>::acquire();
-    impl::reduce_kernel<T><<<1, cfg::block_threads, 0, p.stream>>>(in, count, result, init, op);
-    PSCAN_CUDA_CHECK_LAUNCH();
-    return result.wait(p.stream);
-  };
-  if (blocks == 1) return finish(first, n);
-  cuda::temporary_buffer<T> partials(static_cast<std::size_t>(blocks), p);
-  impl::reduce_kernel<T><<<static_cast<unsigned>(blocks), cfg::block_threads, 0, p.stream>>>(
-      first, n, partials.data(), init, op);
-  PSCAN_CUDA_CHECK_LAUNCH();
-  return finish(partials.data(), blocks);
+  return impl::reduce_to<T>(p, first, last - first, init, op, &cuda::host_result<T>::acquire)
+      .wait(p.stream);
+}
+
+template <class InIt, class OutIt, class T, class Op>
+void reduce_into(const policy& p, InIt first, InIt last, OutIt result, T init, Op op) {
+  impl::reduce_to<T>(p, first, last - first, init, op,
+                     [result] { return cuda::device_result<OutIt>{result}; });
 }
 
 }  // namespace pscan::multipass

@@ -1,6 +1,6 @@
 #pragma once
-// pscan::omp reduce: each thread reduces one contiguous chunk; the calling thread then folds init
-// and the chunk results in thread order, so op need not be commutative.
+// pscan::omp reduce and reduce_into: each thread reduces one contiguous chunk; the calling thread
+// then folds init and the chunk results in thread order, so op need not be commutative.
 
 #include "partials.hpp"
 #include "policy.hpp"
@@ -41,6 +41,11 @@ T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
     if (partial.value) init = op(init, *partial.value);
   }
   return init;
+}
+
+template <class InIt, class OutIt, class T, class Op>
+void reduce_into(const policy& p, InIt first, InIt last, OutIt result, T init, Op op) {
+  *result = openmp::reduce(p, first, last, init, op);
 }
 
 }  // namespace pscan::openmp

@@ -47,6 +47,11 @@ T reduce(const policy&, InIt first, InIt last, T init, Op op) {
   return init;
 }
 
+template <class InIt, class OutIt, class T, class Op>
+void reduce_into(const policy& p, InIt first, InIt last, OutIt result, T init, Op op) {
+  *result = sequential::reduce(p, first, last, init, op);
+}
+
 template <class InIt, class OffIt, class OutIt, class T, class Op>
 void segmented_reduce(const policy&, InIt values, OffIt offsets_first, OffIt offsets_last,
                       OutIt out, T init, Op op) {

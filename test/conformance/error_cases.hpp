@@ -50,6 +50,8 @@ TEST_CASE_TEMPLATE_DEFINE("reversed ranges are rejected before any write", F, re
   check_rejected([&] { pscan::exclusive_scan(p, first, last, out.begin(), 7); },
                  {"exclusive_scan", "last"});
   check_rejected([&] { pscan::reduce(p, first, last, 7); }, {"reduce", "last"});
+  check_rejected([&] { pscan::reduce_into(p, first, last, out.begin(), 7); },
+                 {"reduce_into", "last"});
   check_rejected(
       [&] { pscan::segmented_inclusive_scan(p, first, last, flags.begin(), out.begin()); },
       {"segmented_inclusive_scan", "last"});

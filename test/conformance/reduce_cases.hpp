@@ -1,6 +1,6 @@
 #pragma once
-// Conformance: reduce and segmented_reduce (offsets of any layout, including empty and
-// single-element segments). Instantiate with CONFORMANCE_REDUCE_CASES(fixtures...).
+// Conformance: reduce, reduce_into and segmented_reduce (offsets of any layout, including empty
+// and single-element segments). Instantiate with CONFORMANCE_REDUCE_CASES(fixtures...).
 
 #include "reference.hpp"
 #include "segments.hpp"
@@ -16,6 +16,21 @@ TEST_CASE_TEMPLATE_DEFINE("reduce", F, reduce_case) {
     auto in = F::upload(input);
     const auto total = pscan::reduce(F::policy(), in.begin(), in.end(), K::init(), op);
     check_equal(std::vector{expected_reduce(input, K::init(), op)}, std::vector{total});
+  });
+}
+
+// reduce_into writes the value reduce returns to *result; for n == 0, init.
+TEST_CASE_TEMPLATE_DEFINE("reduce_into", F, reduce_into_case) {
+  using namespace conformance;
+  CONFORMANCE_SEEDED_RANDOM(random);
+  for_each_kind_and_size(all_kinds{}, boundary_sizes(), [&](auto kind, std::int64_t n) {
+    using K = decltype(kind);
+    const typename K::op_type op{};
+    const auto input = make_values<K>(random, n);
+    auto in = F::upload(input);
+    auto result = F::upload(make_values<K>(random, 1));
+    pscan::reduce_into(F::policy(), in.begin(), in.end(), result.begin(), K::init(), op);
+    check_equal(std::vector{expected_reduce(input, K::init(), op)}, F::download(result));
   });
 }
 
@@ -73,6 +88,7 @@ TEST_CASE_TEMPLATE_DEFINE("segmented_reduce without segments", F, segmented_redu
 
 #define CONFORMANCE_REDUCE_CASES(...)                                  \
   TEST_CASE_TEMPLATE_INVOKE(reduce_case, __VA_ARGS__);                 \
+  TEST_CASE_TEMPLATE_INVOKE(reduce_into_case, __VA_ARGS__);            \
   TEST_CASE_TEMPLATE_INVOKE(segmented_reduce_case, __VA_ARGS__);       \
   TEST_CASE_TEMPLATE_INVOKE(segmented_reduce_int32_case, __VA_ARGS__); \
   TEST_CASE_TEMPLATE_INVOKE(segmented_reduce_none_case, __VA_ARGS__)

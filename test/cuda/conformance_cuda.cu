@@ -44,6 +44,11 @@ TEST_CASE_TEMPLATE_DEFINE("host pointers are rejected before any launch", F, hos
   check_rejected([&] { pscan::exclusive_scan(p, host_first, host_last, out.begin(), 7); },
                  {"exclusive_scan", "first"});
   check_rejected([&] { pscan::reduce(p, host_first, host_last, 7); }, {"reduce", "first"});
+  check_rejected([&] { pscan::reduce_into(p, host_first, host_last, out.begin(), 7); },
+                 {"reduce_into", "first"});
+  check_rejected(
+      [&] { pscan::reduce_into(p, values.begin(), values.end(), host_out.data(), 7); },
+      {"reduce_into", "result"});
   check_rejected(
       [&] {
         pscan::segmented_inclusive_scan(p, values.begin(), values.end(), host_flags.data(),
@@ -101,6 +106,10 @@ TEST_CASE_TEMPLATE_DEFINE("null device pointers are rejected when n > 0", F, nul
   check_rejected(
       [&] { pscan::segmented_reduce(p, values.begin(), offsets.begin(), offsets.end(), null, 7); },
       {"segmented_reduce", "out"});
+  // reduce_into writes *result even for n == 0 (init): a null result is never valid.
+  check_rejected([&] { pscan::reduce_into(p, values.begin(), values.end(), null, 7); },
+                 {"reduce_into", "result"});
+  check_rejected([&] { pscan::reduce_into(p, null, null, null, 7); }, {"reduce_into", "result"});
   CHECK(F::download(out) == untouched);
 
   INFO("null pointers with n == 0 are valid");

@@ -62,6 +62,8 @@ TEST_CASE_TEMPLATE_DEFINE("distributed: a reversed range on one rank is rejected
     check_agreed([&](int b) { pscan::exclusive_scan(p, first(b), last(b), out.begin(), 7); }, bad,
                  "exclusive_scan", "last");
     check_agreed([&](int b) { pscan::reduce(p, first(b), last(b), 7); }, bad, "reduce", "last");
+    check_agreed([&](int b) { pscan::reduce_into(p, first(b), last(b), out.begin(), 7); }, bad,
+                 "reduce_into", "last");
     check_agreed(
         [&](int b) {
           pscan::segmented_inclusive_scan(p, first(b), last(b), flags.begin(), out.begin());

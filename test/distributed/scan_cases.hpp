@@ -1,7 +1,7 @@
 #pragma once
-// Distributed: inclusive_scan (with and without init), exclusive_scan, scan and reduce over every
-// split of the data over the ranks and every value kind, in place, and the accumulator type
-// across ranks. Instantiate with DISTRIBUTED_SCAN_CASES(fixtures...).
+// Distributed: inclusive_scan (with and without init), exclusive_scan, scan, reduce and
+// reduce_into over every split of the data over the ranks and every value kind, in place, and the
+// accumulator type across ranks. Instantiate with DISTRIBUTED_SCAN_CASES(fixtures...).
 
 #include "support.hpp"
 
@@ -79,6 +79,25 @@ TEST_CASE_TEMPLATE_DEFINE("distributed reduce", F, distributed_reduce_case) {
   });
 }
 
+// Every rank writes that value to its own *result (init where every range is empty).
+TEST_CASE_TEMPLATE_DEFINE("distributed reduce_into", F, distributed_reduce_into_case) {
+  using namespace distributed_test;
+  DISTRIBUTED_SEEDED_RANDOM(random);
+  for_each_kind_and_split(kinds_of_t<F>{}, [&](auto kind, std::int64_t n) {
+    using K = decltype(kind);
+    const typename K::op_type op{};
+    const auto input = make_values<K>(random, n);
+    const auto all = gather(input);
+    auto in = F::upload(input);
+    auto result = F::upload(make_values<K>(random, 1));
+    pscan::reduce_into(distributed_policy<F>(), in.begin(), in.end(), result.begin(), K::init(),
+                       op);
+    check_equal(
+        std::vector{pscan::reduce(pscan::seq, all.global.begin(), all.global.end(), K::init(), op)},
+        F::download(result));
+  });
+}
+
 TEST_CASE_TEMPLATE_DEFINE("distributed scans in place", F, distributed_scans_in_place_case) {
   using namespace distributed_test;
   DISTRIBUTED_SEEDED_RANDOM(random);
@@ -139,5 +158,6 @@ TEST_CASE_TEMPLATE_DEFINE("distributed scan accumulator types", F, distributed_a
   TEST_CASE_TEMPLATE_INVOKE(distributed_exclusive_scan_case, __VA_ARGS__);      \
   TEST_CASE_TEMPLATE_INVOKE(distributed_scan_case, __VA_ARGS__);                \
   TEST_CASE_TEMPLATE_INVOKE(distributed_reduce_case, __VA_ARGS__);              \
+  TEST_CASE_TEMPLATE_INVOKE(distributed_reduce_into_case, __VA_ARGS__);         \
   TEST_CASE_TEMPLATE_INVOKE(distributed_scans_in_place_case, __VA_ARGS__);      \
   TEST_CASE_TEMPLATE_INVOKE(distributed_accumulator_case, __VA_ARGS__)

@@ -44,6 +44,7 @@ struct detect<std::void_t<Expr<A...>>, Expr, A...> : std::true_type {};
 PSCAN_DETAIL_DISPATCH(inclusive_scan)
 PSCAN_DETAIL_DISPATCH(exclusive_scan)
 PSCAN_DETAIL_DISPATCH(reduce)
+PSCAN_DETAIL_DISPATCH(reduce_into)
 PSCAN_DETAIL_DISPATCH(segmented_inclusive_scan)
 PSCAN_DETAIL_DISPATCH(segmented_exclusive_scan)
 PSCAN_DETAIL_DISPATCH(inclusive_scan_by_key)
