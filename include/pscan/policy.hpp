@@ -1,7 +1,9 @@
 #pragma once
 // What makes a type an execution policy. Each backend defines its own policy type (deriving from
 // execution_policy_base) and its algorithm overloads in its own namespace; the public algorithms
-// find those overloads by argument-dependent lookup on the policy type.
+// find those overloads by argument-dependent lookup on the policy type. A policy type that reads
+// inits in device memory (pscan::future_value) declares `static constexpr bool
+// takes_future_values = true`.
 
 #include <type_traits>
 
@@ -22,5 +24,14 @@ inline constexpr bool is_execution_policy_v =
 template <class P>
 inline constexpr bool is_collective_policy_v =
     std::is_base_of_v<collective_policy_base, std::remove_cv_t<std::remove_reference_t<P>>>;
+
+template <class P, class = void>
+struct policy_takes_future_values : std::false_type {};
+template <class P>
+struct policy_takes_future_values<P, std::enable_if_t<P::takes_future_values>> : std::true_type {};
+
+template <class P>
+inline constexpr bool policy_takes_future_values_v =
+    policy_takes_future_values<std::remove_cv_t<std::remove_reference_t<P>>>::value;
 
 }  // namespace pscan

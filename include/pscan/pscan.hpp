@@ -5,6 +5,7 @@
 
 #include <pscan/error.hpp>
 #include <pscan/functional.hpp>
+#include <pscan/future_value.hpp>
 #include <pscan/policy.hpp>
 #include <pscan/reduce.hpp>
 #include <pscan/scan.hpp>

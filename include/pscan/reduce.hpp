@@ -13,15 +13,24 @@ namespace detail {
 
 struct reduce_fn {
   template <class P, class InIt, class T, class Op = plus<>>
-  T operator()(P&& policy, InIt first, InIt last, T init, Op op = {}) const {
-    if constexpr (!accepts<P, Op, T>()) {
-      return init;  // a static_assert has said why
+  init_value_t<T> operator()(P&& policy, InIt first, InIt last, T init, Op op = {}) const {
+    constexpr const char* name = "pscan::reduce";
+    if constexpr (!accepts_init<P, Op, T>()) {
+      // A static_assert has said why; this only gives the function a return statement.
+      if constexpr (is_deferred_init_v<T>) {
+        return init_value_t<T>{};
+      } else {
+        return init;
+      }
     } else if constexpr (is_collective_policy_v<P>) {
       return adl_reduce::call(policy, first, last, init, op);
     } else {
-      const std::int64_t n =
-          checked_range(policy, "pscan::reduce", arg("first", first), arg("last", last));
-      if (n == 0) return init;
+      const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last));
+      check_init(policy, name, init, true);
+      // A future_value is read on the device: the backend returns it for n == 0 too.
+      if constexpr (!is_deferred_init_v<T>) {
+        if (n == 0) return init;
+      }
       return adl_reduce::call(policy, first, last, init, op);
     }
   }
@@ -32,13 +41,14 @@ struct reduce_into_fn {
   template <class P, class InIt, class OutIt, class T, class Op = plus<>>
   void operator()(P&& policy, InIt first, InIt last, OutIt result, T init, Op op = {}) const {
     constexpr const char* name = "pscan::reduce_into";
-    if constexpr (!accepts<P, Op, T>()) {
+    if constexpr (!accepts_init<P, Op, T>()) {
       return;  // a static_assert has said why
     } else if constexpr (is_collective_policy_v<P>) {
       adl_reduce_into::call(policy, first, last, result, init, op);
     } else {
       checked_range(policy, name, arg("first", first), arg("last", last));
       check_argument(policy, name, "result", result, 1);
+      check_init(policy, name, init, true);
       adl_reduce_into::call(policy, first, last, result, init, op);
     }
   }

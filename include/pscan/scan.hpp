@@ -1,6 +1,7 @@
 #pragma once
 // inclusive_scan, exclusive_scan and scan. The algorithms are function objects: argument-dependent
 // lookup never finds them, so a backend's overloads can share their names without ambiguity.
+// An `init` is a value or, on the CUDA policies, a pscan::future_value.
 
 #include <pscan/detail/dispatch.hpp>
 #include <pscan/functional.hpp>
@@ -28,13 +29,15 @@ struct inclusive_scan_fn {
 
   template <class P, class InIt, class OutIt, class Op, class T>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op, T init) const {
-    if constexpr (!accepts<P, Op, T>()) {
+    constexpr const char* name = "pscan::inclusive_scan";
+    if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else if constexpr (is_collective_policy_v<P>) {
       return adl_inclusive_scan::call(policy, first, last, out, op, init);
     } else {
-      const std::int64_t n = checked_range(policy, "pscan::inclusive_scan", arg("first", first),
-                                           arg("last", last), arg("out", out));
+      const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last),
+                                           arg("out", out));
+      check_init(policy, name, init, n > 0);
       if (n > 0) adl_inclusive_scan::call(policy, first, last, out, op, init);
       return out + n;
     }
@@ -44,13 +47,15 @@ struct inclusive_scan_fn {
 struct exclusive_scan_fn {
   template <class P, class InIt, class OutIt, class T, class Op = plus<>>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, T init, Op op = {}) const {
-    if constexpr (!accepts<P, Op, T>()) {
+    constexpr const char* name = "pscan::exclusive_scan";
+    if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else if constexpr (is_collective_policy_v<P>) {
       return adl_exclusive_scan::call(policy, first, last, out, init, op);
     } else {
-      const std::int64_t n = checked_range(policy, "pscan::exclusive_scan", arg("first", first),
-                                           arg("last", last), arg("out", out));
+      const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last),
+                                           arg("out", out));
+      check_init(policy, name, init, n > 0);
       if (n > 0) adl_exclusive_scan::call(policy, first, last, out, init, op);
       return out + n;
     }

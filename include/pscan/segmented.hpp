@@ -42,13 +42,14 @@ struct segmented_exclusive_scan_fn {
   OutIt operator()(P&& policy, InIt first, InIt last, FlagIt head_flags, OutIt out, T init,
                    Op op = {}) const {
     constexpr const char* name = "pscan::segmented_exclusive_scan";
-    if constexpr (!accepts<P, Op, T>()) {
+    if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else if constexpr (is_collective_policy_v<P>) {
       return adl_segmented_exclusive_scan::call(policy, first, last, head_flags, out, init, op);
     } else {
       const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last),
                                            arg("head_flags", head_flags), arg("out", out));
+      check_init(policy, name, init, n > 0);
       if (n == 0) return out;
       using Pd = std::decay_t<P>;
       if constexpr (adl_segmented_exclusive_scan::available<Pd, InIt, InIt, FlagIt, OutIt, T, Op>) {
@@ -96,7 +97,7 @@ struct exclusive_scan_by_key_fn {
   OutIt operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, InIt values, OutIt out, T init,
                    Op op = {}, KeyEq eq = {}) const {
     constexpr const char* name = "pscan::exclusive_scan_by_key";
-    if constexpr (!(accepts<P, Op, T>() && accepts_keys<KeyEq, value_type_t<KeyIt>>())) {
+    if constexpr (!(accepts_init<P, Op, T>() && accepts_keys<KeyEq, value_type_t<KeyIt>>())) {
       return out;  // a static_assert has said why
     } else if constexpr (is_collective_policy_v<P>) {
       return adl_exclusive_scan_by_key::call(policy, keys_first, keys_last, values, out, init, op,
@@ -105,6 +106,7 @@ struct exclusive_scan_by_key_fn {
       const std::int64_t n =
           checked_range(policy, name, arg("keys_first", keys_first), arg("keys_last", keys_last),
                         arg("values", values), arg("out", out));
+      check_init(policy, name, init, n > 0);
       if (n == 0) return out;
       using Pd = std::decay_t<P>;
       if constexpr (adl_exclusive_scan_by_key::available<Pd, KeyIt, KeyIt, InIt, OutIt, T, Op,
@@ -140,13 +142,15 @@ struct segmented_reduce_fn {
   template <class P, class InIt, class OffIt, class OutIt, class T, class Op = plus<>>
   OutIt operator()(P&& policy, InIt values, OffIt offsets_first, OffIt offsets_last, OutIt out,
                    T init, Op op = {}) const {
-    if constexpr (!accepts<P, Op, T>()) {
+    constexpr const char* name = "pscan::segmented_reduce";
+    if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else if constexpr (is_collective_policy_v<P>) {
       return adl_segmented_reduce::call(policy, values, offsets_first, offsets_last, out, init, op);
     } else {
       const std::int64_t segments =
           checked_segments(policy, values, offsets_first, offsets_last, out);
+      check_init(policy, name, init, segments > 0);
       if (segments == 0) return out;
       adl_segmented_reduce::call(policy, values, offsets_first, offsets_last, out, init, op);
       return out + segments;

@@ -20,6 +20,8 @@
 #include <cuda_common/tile/tile_reduce.cuh>
 #include <cuda_common/utility.cuh>
 
+#include <pscan/future_value.hpp>
+
 #include <cstdint>
 
 namespace pscan::chained {
@@ -28,9 +30,9 @@ namespace impl {
 // Reduce's scratch (counters, partials) has no tags: its own buffer per stream.
 inline constexpr int reduce_layout = 0;
 
-template <class A, class InIt, class Op, class Sink>
+template <class A, class InIt, class Op, class Sink, class Init>
 __global__ void __launch_bounds__(tuning<A>::block_threads)
-    reduce_kernel(InIt first, std::int64_t n, A init, Op op, tile_counters* counters,
+    reduce_kernel(InIt first, std::int64_t n, Init init, Op op, tile_counters* counters,
                   A* partials, Sink result) {
   using cfg = tuning<A>;
   using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
@@ -54,14 +56,14 @@ __global__ void __launch_bounds__(tuning<A>::block_threads)
     all = range::reduce(partials, gridDim.x, op, storage, has_total);
   }
   // One call site of publish: a second one costs registers (spills for 16-byte types).
-  if (threadIdx.x == 0) result.publish(static_cast<A>(op(init, all)));
+  if (threadIdx.x == 0) result.publish(static_cast<A>(op(static_cast<const A&>(init), all)));
 }
 
 // Reduces first[0 .. n) (n >= 0), init first, into the sink that make_sink() returns; calls it
 // right before the launch (a host_result slot is taken only once nothing else can throw) and
 // returns the sink.
-template <class A, class InIt, class Op, class MakeSink>
-auto reduce_to(const policy& p, InIt first, std::int64_t n, const A& init, Op op,
+template <class A, class InIt, class Init, class Op, class MakeSink>
+auto reduce_to(const policy& p, InIt first, std::int64_t n, const Init& init, Op op,
                MakeSink make_sink) {
   using cfg = tuning<A>;
   using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
@@ -71,7 +73,7 @@ auto reduce_to(const policy& p, InIt first, std::int64_t n, const A& init, Op op
     cuda::publish_init(p.stream, sink, init);
     return sink;
   }
-  const auto kernel = &reduce_kernel<A, InIt, Op, sink_type>;
+  const auto kernel = &reduce_kernel<A, InIt, Op, sink_type, Init>;
   const std::int64_t blocks = cuda::share_blocks<range>(reinterpret_cast<const void*>(kernel), n);
   // The counters, then the partials (256-byte aligned).
   call_state scratch(p, tile_counters_bytes + sizeof(A) * blocks, reduce_layout);
@@ -87,15 +89,17 @@ auto reduce_to(const policy& p, InIt first, std::int64_t n, const A& init, Op op
 }  // namespace impl
 
 template <class InIt, class T, class Op>
-T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
+pscan::detail::init_value_t<T> reduce(const policy& p, InIt first, InIt last, T init, Op op) {
+  using A = pscan::detail::init_value_t<T>;
   cuda::reject_graph_capture(p.stream, "pscan::reduce");
-  return impl::reduce_to<T>(p, first, last - first, init, op, &cuda::host_result<T>::acquire)
+  return impl::reduce_to<A>(p, first, last - first, init, op, &cuda::host_result<A>::acquire)
       .wait(p.stream);
 }
 
 template <class InIt, class OutIt, class T, class Op>
 void reduce_into(const policy& p, InIt first, InIt last, OutIt result, T init, Op op) {
-  impl::reduce_to<T>(p, first, last - first, init, op,
+  using A = pscan::detail::init_value_t<T>;
+  impl::reduce_to<A>(p, first, last - first, init, op,
                      [result] { return cuda::device_result<OutIt>{result}; });
 }
 

@@ -19,6 +19,7 @@
 
 #include <pscan/error.hpp>
 #include <pscan/functional.hpp>
+#include <pscan/future_value.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -44,8 +45,10 @@ inline constexpr bool grouping_free_v =
                 std::bit_or<A>, std::bit_xor<>, std::bit_xor<A>>;
 
 // The chained kernel over tiles of ITEMS items per thread.
-template <int ITEMS, bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
-void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const A& init, Op op) {
+template <int ITEMS, bool Exclusive, bool HasInit, class Init, class InIt, class OutIt, class Op>
+void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const Init& init,
+                  Op op) {
+  using A = pscan::detail::init_value_t<Init>;
   using block = chained_block<A, ITEMS>;
   const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, block::tile::tile_items);
   // Tile ids are 32-bit tickets, the grid is one-dimensional, the tree has at most 5 levels: all
@@ -67,21 +70,23 @@ void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const 
   if constexpr (may_need_tree) {
     if (tree) {
       return with_tree_levels(tiles, [&](auto levels) {
-        launch(&chained_scan_kernel<Exclusive, HasInit, levels, ITEMS, A, InIt, OutIt, Op>);
+        launch(&chained_scan_kernel<Exclusive, HasInit, levels, ITEMS, A, InIt, OutIt, Op, Init>);
       });
     }
   }
-  launch(&chained_scan_kernel<Exclusive, HasInit, 0, ITEMS, A, InIt, OutIt, Op>);
+  launch(&chained_scan_kernel<Exclusive, HasInit, 0, ITEMS, A, InIt, OutIt, Op, Init>);
 }
 
 // The cluster kernel over tiles of ITEMS items a thread; false (nothing launched) when those
 // number more than max_cluster_tiles or than the device can hold in one cluster.
-template <int ITEMS, bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
-bool cluster_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const A& init, Op op) {
+template <int ITEMS, bool Exclusive, bool HasInit, class Init, class InIt, class OutIt, class Op>
+bool cluster_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const Init& init,
+                  Op op) {
+  using A = pscan::detail::init_value_t<Init>;
   using cfg = tuning<A>;
   const std::int64_t tiles = cuda::ceil_div(n, std::int64_t{cfg::scan_threads} * ITEMS);
   if (tiles > cfg::max_cluster_tiles) return false;
-  const auto kernel = &cluster_scan_kernel<Exclusive, HasInit, ITEMS, A, InIt, OutIt, Op>;
+  const auto kernel = &cluster_scan_kernel<Exclusive, HasInit, ITEMS, A, InIt, OutIt, Op, Init>;
   if (tiles > cuda::max_cluster_blocks(reinterpret_cast<const void*>(kernel), cfg::scan_threads)) {
     return false;
   }
@@ -98,8 +103,10 @@ bool cluster_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const 
   return true;
 }
 
-template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
-void scan(const policy& p, InIt first, InIt last, OutIt out, const A& init, Op op) {
+// Init: a value of the accumulator type, or a deferred init (read in the kernel) of that type.
+template <bool Exclusive, bool HasInit, class InIt, class OutIt, class Init, class Op>
+void scan(const policy& p, InIt first, InIt last, OutIt out, const Init& init, Op op) {
+  using A = pscan::detail::init_value_t<Init>;
   using cfg = tuning<A>;
   const std::int64_t n = last - first;
   if (n <= cfg::register_tile_items) {
@@ -127,17 +134,17 @@ void scan(const policy& p, InIt first, InIt last, OutIt out, const A& init, Op o
 template <class InIt, class OutIt, class Op>
 void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op) {
   using A = typename std::iterator_traits<InIt>::value_type;
-  impl::scan<false, false, A>(p, first, last, out, A{}, op);
+  impl::scan<false, false>(p, first, last, out, A{}, op);
 }
 
 template <class InIt, class OutIt, class Op, class T>
 void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op, T init) {
-  impl::scan<false, true, T>(p, first, last, out, init, op);
+  impl::scan<false, true>(p, first, last, out, init, op);
 }
 
 template <class InIt, class OutIt, class T, class Op>
 void exclusive_scan(const policy& p, InIt first, InIt last, OutIt out, T init, Op op) {
-  impl::scan<true, true, T>(p, first, last, out, init, op);
+  impl::scan<true, true>(p, first, last, out, init, op);
 }
 
 }  // namespace pscan::chained

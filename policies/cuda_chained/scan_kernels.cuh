@@ -27,6 +27,8 @@
 #include <cuda_common/tile/tile_scan.cuh>
 #include <cuda_common/utility.cuh>
 
+#include <pscan/future_value.hpp>
+
 #include <cooperative_groups.h>
 
 #include <cstdint>
@@ -52,20 +54,22 @@ using register_tile = cuda::tile_scan<A, tuning<A>::scan_threads, ITEMS>;
 // Run by the look-back warp of tile `tile`: deliver(carry) with its carry-in (init, when there
 // is one, comes first). A callback rather than a return value: the default kernels' code is
 // faster this way (docs/algorithms.md, "The carry goes to a callback").
-template <bool HasInit, int TreeLevels, class A, class Op, class Deliver>
+template <bool HasInit, int TreeLevels, class A, class Init, class Op, class Deliver>
 __device__ void lookback_carry(const tile_state<A>& state, std::uint32_t tile, std::uint32_t tiles,
-                               const A& init, Op op, backoff wait, Deliver&& deliver) {
+                               const Init& init, Op op, backoff wait, Deliver&& deliver) {
   if constexpr (TreeLevels > 0) {
     A prefix{};
     const bool has = tree_lookback<TreeLevels>(state, tile, tiles, op, wait, prefix);
     if constexpr (HasInit) {
-      deliver(cuda::tile_carry<A>{true, has ? static_cast<A>(op(init, prefix)) : init});
+      deliver(cuda::tile_carry<A>{
+          true, has ? static_cast<A>(op(static_cast<const A&>(init), prefix))
+                    : static_cast<const A&>(init)});
     } else {
       deliver(cuda::tile_carry<A>{has, prefix});
     }
   } else if (tile == 0) {
     // Tile 0's inclusive prefix carries init, so every later prefix includes it.
-    deliver(cuda::tile_carry<A>{HasInit, init});
+    deliver(cuda::tile_carry<A>{HasInit, static_cast<const A&>(init)});
   } else {
     deliver(cuda::tile_carry<A>{
         true, decoupled_lookback<tuning<A>::lookback_items>(state, tile, op, wait)});
@@ -73,11 +77,11 @@ __device__ void lookback_carry(const tile_state<A>& state, std::uint32_t tile, s
 }
 
 template <bool Exclusive, bool HasInit, int TreeLevels, int ITEMS, class A, class InIt,
-          class OutIt, class Op>
+          class OutIt, class Op, class Init>
 __global__ void __launch_bounds__(chained_block<A, ITEMS>::threads,
                                   tuning<A>::scan_min_blocks_per_sm)
-    chained_scan_kernel(InIt first, std::int64_t n, OutIt out, A init, Op op, tile_state<A> state,
-                        std::uint32_t tiles) {
+    chained_scan_kernel(InIt first, std::int64_t n, OutIt out, Init init, Op op,
+                        tile_state<A> state, std::uint32_t tiles) {
   using cfg = tuning<A>;
   using block = chained_block<A, ITEMS>;
   constexpr bool deterministic = TreeLevels > 0;
@@ -124,20 +128,22 @@ __global__ void __launch_bounds__(chained_block<A, ITEMS>::threads,
   block::tile::template run<Exclusive>(first + offset, out + offset, valid, op, storage, carry_of);
 }
 
-template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
+template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op, class Init>
 __global__ void __launch_bounds__(tuning<A>::scan_threads)
-    single_block_scan_kernel(InIt first, std::int64_t n, OutIt out, A init, Op op) {
+    single_block_scan_kernel(InIt first, std::int64_t n, OutIt out, Init init, Op op) {
   using agent = register_tile<A>;
   __shared__ typename agent::storage storage;
-  agent::template run_at<Exclusive>(first, n, 0, out, op, storage,
-                                    [&](const A&) { return cuda::tile_carry<A>{HasInit, init}; });
+  agent::template run_at<Exclusive>(first, n, 0, out, op, storage, [&](const A&) {
+    return cuda::tile_carry<A>{HasInit, static_cast<const A&>(init)};
+  });
 }
 
 // Launched with one cluster of gridDim.x (<= 32) blocks of ITEMS items a thread; sm_90 and
 // later only.
-template <bool Exclusive, bool HasInit, int ITEMS, class A, class InIt, class OutIt, class Op>
+template <bool Exclusive, bool HasInit, int ITEMS, class A, class InIt, class OutIt, class Op,
+          class Init>
 __global__ void __launch_bounds__(tuning<A>::scan_threads)
-    cluster_scan_kernel(InIt first, std::int64_t n, OutIt out, A init, Op op) {
+    cluster_scan_kernel(InIt first, std::int64_t n, OutIt out, Init init, Op op) {
 #if __CUDA_ARCH__ >= 900
   using agent = register_tile<A, ITEMS>;
   const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
@@ -152,10 +158,12 @@ __global__ void __launch_bounds__(tuning<A>::scan_threads)
       const int lane = cuda::lane_id();
       const A before = lane < tile ? *cluster.map_shared_rank(&tile_total[0], lane) : A{};
       const A prefix = cuda::warp_range_reduce(before, 0, tile - 1, op);
-      if (lane == 0) carry_value[0] = HasInit ? static_cast<A>(op(init, prefix)) : prefix;
+      if (lane == 0) {
+        carry_value[0] = HasInit ? static_cast<A>(op(static_cast<const A&>(init), prefix)) : prefix;
+      }
     }
     cluster.barrier_arrive();  // done reading the other blocks' shared memory
-    if (tile == 0) return cuda::tile_carry<A>{HasInit, init};
+    if (tile == 0) return cuda::tile_carry<A>{HasInit, static_cast<const A&>(init)};
     __syncthreads();
     return cuda::tile_carry<A>{true, carry_value[0]};
   };

@@ -37,6 +37,9 @@ inline cudaStream_t explicit_stream(cudaStream_t stream) {
 // The state of a CUDA policy. Modifiers return a new policy of the derived type.
 template <class Derived>
 struct policy_base : execution_policy_base {
+  // Kernels read a pscan::future_value init from device memory when they run.
+  static constexpr bool takes_future_values = true;
+
   cudaStream_t stream = nullptr;        // nullptr: the default stream
   device_resource* resource = nullptr;  // nullptr: libpscan's stream-ordered pool
 

@@ -20,6 +20,8 @@
 #include <cuda_common/runtime/temporary.cuh>
 #include <cuda_common/tile/tile_reduce.cuh>
 
+#include <pscan/future_value.hpp>
+
 #include <cstdint>
 
 namespace pscan::multipass {
@@ -27,20 +29,20 @@ namespace impl {
 
 // A block's total: to the partials in pass 1; a single block's, after init, is the result,
 // published into the sink.
-template <class A, class Op>
-__device__ __forceinline__ void store_total(A* partials, const A& total, const A&, Op) {
+template <class A, class Init, class Op>
+__device__ __forceinline__ void store_total(A* partials, const A& total, const Init&, Op) {
   partials[blockIdx.x] = total;
 }
-template <class Sink, class A, class Op>
-__device__ __forceinline__ void store_total(const Sink& result, const A& total, const A& init,
+template <class Sink, class A, class Init, class Op>
+__device__ __forceinline__ void store_total(const Sink& result, const A& total, const Init& init,
                                             Op op) {
-  result.publish(static_cast<A>(op(init, total)));
+  result.publish(static_cast<A>(op(static_cast<const A&>(init), total)));
 }
 
 // The reduction of the block's share of first[0..n), stored through `out` (see store_total).
-template <class A, class InIt, class Op, class Out>
+template <class A, class InIt, class Op, class Out, class Init>
 __global__ void __launch_bounds__(tuning<A>::block_threads)
-    reduce_kernel(InIt first, std::int64_t n, Out out, A init, Op op) {
+    reduce_kernel(InIt first, std::int64_t n, Out out, Init init, Op op) {
   using cfg = tuning<A>;
   using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
   __shared__ typename range::storage storage;
@@ -52,8 +54,8 @@ __global__ void __launch_bounds__(tuning<A>::block_threads)
 // Reduces first[0 .. n) (n >= 0), init first, into the sink that make_sink() returns; calls it
 // right before the launch that publishes (a host_result slot is taken only once nothing else can
 // throw) and returns the sink.
-template <class A, class InIt, class Op, class MakeSink>
-auto reduce_to(const policy& p, InIt first, std::int64_t n, const A& init, Op op,
+template <class A, class InIt, class Init, class Op, class MakeSink>
+auto reduce_to(const policy& p, InIt first, std::int64_t n, const Init& init, Op op,
                MakeSink make_sink) {
   using cfg = tuning<A>;
   using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
@@ -63,7 +65,7 @@ auto reduce_to(const policy& p, InIt first, std::int64_t n, const A& init, Op op
     return sink;
   }
   const std::int64_t blocks = cuda::share_blocks<range>(
-      reinterpret_cast<const void*>(&reduce_kernel<A, InIt, Op, A*>), n);
+      reinterpret_cast<const void*>(&reduce_kernel<A, InIt, Op, A*, Init>), n);
   // One block reduces `count` values from `in`, init first, into the sink.
   const auto finish = [&](auto in, std::int64_t count) {
     const auto sink = make_sink();
@@ -82,15 +84,17 @@ auto reduce_to(const policy& p, InIt first, std::int64_t n, const A& init, Op op
 }  // namespace impl
 
 template <class InIt, class T, class Op>
-T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
+pscan::detail::init_value_t<T> reduce(const policy& p, InIt first, InIt last, T init, Op op) {
+  using A = pscan::detail::init_value_t<T>;
   cuda::reject_graph_capture(p.stream, "pscan::reduce");
-  return impl::reduce_to<T>(p, first, last - first, init, op, &cuda::host_result<T>::acquire)
+  return impl::reduce_to<A>(p, first, last - first, init, op, &cuda::host_result<A>::acquire)
       .wait(p.stream);
 }
 
 template <class InIt, class OutIt, class T, class Op>
 void reduce_into(const policy& p, InIt first, InIt last, OutIt result, T init, Op op) {
-  impl::reduce_to<T>(p, first, last - first, init, op,
+  using A = pscan::detail::init_value_t<T>;
+  impl::reduce_to<A>(p, first, last - first, init, op,
                      [result] { return cuda::device_result<OutIt>{result}; });
 }
 

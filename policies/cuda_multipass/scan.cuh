@@ -18,6 +18,8 @@
 #include <cuda_common/tile/tile_reduce.cuh>
 #include <cuda_common/tile/tile_scan.cuh>
 
+#include <pscan/future_value.hpp>
+
 #include <cstdint>
 #include <iterator>
 
@@ -43,9 +45,9 @@ __global__ void __launch_bounds__(tuning<A>::block_threads)
 // Tile t > 0 starts from scanned_totals[t-1] (which includes init); tile 0 from init, if any.
 // Blocks take the tiles from the last one down: the upsweep read the last tiles most recently, so
 // the first downsweep reads still find them in L2 (up to its size, less DRAM traffic).
-template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
+template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op, class Init>
 __global__ void __launch_bounds__(tuning<A>::block_threads)
-    downsweep_kernel(InIt first, std::int64_t n, OutIt out, const A* scanned_totals, A init,
+    downsweep_kernel(InIt first, std::int64_t n, OutIt out, const A* scanned_totals, Init init,
                      Op op) {
   using cfg = tuning<A>;
   using agent = cuda::tile_scan<A, cfg::block_threads, cfg::items>;
@@ -54,7 +56,8 @@ __global__ void __launch_bounds__(tuning<A>::block_threads)
   const std::int64_t block = cuda::grid_block_index();
   if (block >= tiles) return;
   const std::int64_t tile = tiles - 1 - block;
-  const cuda::tile_carry<A> carry{HasInit || tile > 0, tile > 0 ? scanned_totals[tile - 1] : init};
+  const cuda::tile_carry<A> carry{
+      HasInit || tile > 0, tile > 0 ? scanned_totals[tile - 1] : static_cast<const A&>(init)};
   agent::template run_at<Exclusive>(first, n, tile * cfg::tile_items, out, op, storage,
                                     [&](const A&) { return carry; });
 }
@@ -76,9 +79,10 @@ std::int64_t scratch_elements(std::int64_t n) {
 }
 
 // One level: upsweep into this level's totals, scan them in place (the next levels use the
-// scratch after them), downsweep. A single tile needs no totals: it is scanned directly.
-template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
-void scan_level(InIt first, std::int64_t n, OutIt out, const A& init, Op op, A* scratch,
+// scratch after them), downsweep. A single tile needs no totals: it is scanned directly. Init: a
+// value of type A, or a deferred init (read in the kernel) of that type.
+template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Init, class Op>
+void scan_level(InIt first, std::int64_t n, OutIt out, const Init& init, Op op, A* scratch,
                 cudaStream_t stream) {
   using cfg = tuning<A>;
   const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, cfg::tile_items);
@@ -97,8 +101,9 @@ void scan_level(InIt first, std::int64_t n, OutIt out, const A& init, Op op, A* 
   PSCAN_CUDA_CHECK_LAUNCH();
 }
 
-template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op>
-void scan(const policy& p, InIt first, InIt last, OutIt out, const A& init, Op op) {
+template <bool Exclusive, bool HasInit, class InIt, class OutIt, class Init, class Op>
+void scan(const policy& p, InIt first, InIt last, OutIt out, const Init& init, Op op) {
+  using A = pscan::detail::init_value_t<Init>;
   const std::int64_t n = last - first;
   cuda::temporary_buffer<A> scratch(static_cast<std::size_t>(scratch_elements<A>(n)), p);
   scan_level<Exclusive, HasInit, A>(first, n, out, init, op, scratch.data(), p.stream);
@@ -109,17 +114,17 @@ void scan(const policy& p, InIt first, InIt last, OutIt out, const A& init, Op o
 template <class InIt, class OutIt, class Op>
 void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op) {
   using A = typename std::iterator_traits<InIt>::value_type;
-  impl::scan<false, false, A>(p, first, last, out, A{}, op);
+  impl::scan<false, false>(p, first, last, out, A{}, op);
 }
 
 template <class InIt, class OutIt, class Op, class T>
 void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op, T init) {
-  impl::scan<false, true, T>(p, first, last, out, init, op);
+  impl::scan<false, true>(p, first, last, out, init, op);
 }
 
 template <class InIt, class OutIt, class T, class Op>
 void exclusive_scan(const policy& p, InIt first, InIt last, OutIt out, T init, Op op) {
-  impl::scan<true, true, T>(p, first, last, out, init, op);
+  impl::scan<true, true>(p, first, last, out, init, op);
 }
 
 }  // namespace pscan::multipass

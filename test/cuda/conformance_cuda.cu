@@ -1,5 +1,6 @@
 // The conformance suite's bad-input and large cases on the CUDA policies, plus the checks only a
-// CUDA policy has: host pointers and null device pointers are rejected before any launch.
+// CUDA policy has: host pointers and null device pointers (a future_value's included) are
+// rejected before any launch.
 
 #include "conformance/error_cases.hpp"
 #include "conformance/large_cases.hpp"
@@ -49,6 +50,20 @@ TEST_CASE_TEMPLATE_DEFINE("host pointers are rejected before any launch", F, hos
   check_rejected(
       [&] { pscan::reduce_into(p, values.begin(), values.end(), host_out.data(), 7); },
       {"reduce_into", "result"});
+  // An init in host memory, where the kernel would read it.
+  const auto host_init = pscan::future_value(host_values.data());
+  check_rejected(
+      [&] { pscan::exclusive_scan(p, values.begin(), values.end(), out.begin(), host_init); },
+      {"exclusive_scan", "init"});
+  check_rejected(
+      [&] { pscan::reduce_into(p, values.begin(), values.end(), out.begin(), host_init); },
+      {"reduce_into", "init"});
+  check_rejected(
+      [&] {
+        pscan::segmented_reduce(p, values.begin(), offsets.begin(), offsets.end(), out.begin(),
+                                host_init);
+      },
+      {"segmented_reduce", "init"});
   check_rejected(
       [&] {
         pscan::segmented_inclusive_scan(p, values.begin(), values.end(), host_flags.data(),
@@ -110,11 +125,32 @@ TEST_CASE_TEMPLATE_DEFINE("null device pointers are rejected when n > 0", F, nul
   check_rejected([&] { pscan::reduce_into(p, values.begin(), values.end(), null, 7); },
                  {"reduce_into", "result"});
   check_rejected([&] { pscan::reduce_into(p, null, null, null, 7); }, {"reduce_into", "result"});
+  const pscan::future_value<std::int32_t> null_init(nullptr);
+  check_rejected(
+      [&] {
+        pscan::inclusive_scan(p, values.begin(), values.end(), out.begin(), pscan::plus<>{},
+                              null_init);
+      },
+      {"inclusive_scan", "init"});
+  check_rejected(
+      [&] {
+        pscan::exclusive_scan_by_key(p, values.begin(), values.end(), values.begin(), out.begin(),
+                                     null_init);
+      },
+      {"exclusive_scan_by_key", "init"});
+  check_rejected(
+      [&] { pscan::reduce_into(p, values.begin(), values.end(), out.begin(), null_init); },
+      {"reduce_into", "init"});
+  // reduce and reduce_into read the init for n == 0 too.
+  check_rejected([&] { pscan::reduce(p, null, null, null_init); }, {"reduce", "init"});
+  check_rejected([&] { pscan::reduce_into(p, null, null, out.begin(), null_init); },
+                 {"reduce_into", "init"});
   CHECK(F::download(out) == untouched);
 
   INFO("null pointers with n == 0 are valid");
   CHECK_NOTHROW(pscan::inclusive_scan(p, null, null, null));
   CHECK(pscan::reduce(p, null, null, 7) == 7);
+  CHECK_NOTHROW(pscan::exclusive_scan(p, null, null, null, null_init));
 }
 
 TEST_CASE_TEMPLATE_INVOKE(host_pointer_case, CUDA_FIXTURES);

@@ -4,6 +4,7 @@
 // only the overloads that argument-dependent lookup brings from the policy's namespace.
 
 #include <pscan/error.hpp>
+#include <pscan/future_value.hpp>
 #include <pscan/policy.hpp>
 
 #include <cstdint>
@@ -106,6 +107,17 @@ constexpr bool accepts() {
   return is_execution_policy_v<P> && callable_on_pair<Op, A>();
 }
 
+// accepts() for a call with an `init`: the accumulator is the init's value type, and a
+// future_value init needs a policy that reads it on the device.
+template <class P, class Op, class Init>
+constexpr bool accepts_init() {
+  constexpr bool readable = !is_future_value_v<Init> || policy_takes_future_values_v<P>;
+  static_assert(readable,
+                "pscan: a pscan::future_value init is read on the device: only the CUDA policies "
+                "take it (give this policy the value itself)");
+  return readable && accepts<P, Op, init_value_t<Init>>();
+}
+
 template <class KeyEq, class Key>
 constexpr bool accepts_keys() {
   static_assert(callable_on_pair<KeyEq, Key>(),
@@ -147,6 +159,15 @@ std::int64_t checked_range(const P& policy, const char* algorithm, named<It> fir
   check_argument(policy, algorithm, first.name, first.it, n);
   (check_argument(policy, algorithm, others.name, others.it, n), ...);
   return n;
+}
+
+// check_argument on a future_value's pointer (argument "init") when the call reads the init; a
+// plain init has nothing to check.
+template <class P, class Init>
+void check_init(const P& policy, const char* algorithm, const Init& init, bool read) {
+  if constexpr (is_future_value_v<Init>) {
+    check_argument(policy, algorithm, "init", init.pointer(), read ? 1 : 0);
+  }
 }
 
 }  // namespace pscan::detail

@@ -7,6 +7,7 @@
 #include <pscan/detail/config.hpp>
 #include <pscan/detail/dispatch.hpp>
 #include <pscan/detail/index_iterator.hpp>
+#include <pscan/future_value.hpp>
 
 #include <cstdint>
 #include <iterator>
@@ -56,15 +57,19 @@ struct flagged_input {
   }
 };
 
-// For exclusive scans: init folded into the first value of every segment.
-template <class T, class InIt, class Heads, class Op>
+// For exclusive scans: init folded into the first value of every segment. Init is a value or a
+// deferred init (read where the scan runs), of value type T.
+template <class Init, class InIt, class Heads, class Op>
 struct flagged_input_with_init {
+  using T = init_value_t<Init>;
   InIt values;
   Heads heads;
-  T init;
+  Init init;
   Op op;
   PSCAN_HOST_DEVICE flagged<T> operator()(std::int64_t i) const {
-    if (heads(i)) return flagged<T>{static_cast<T>(op(init, values[i])), true};
+    if (heads(i)) {
+      return flagged<T>{static_cast<T>(op(static_cast<const T&>(init), values[i])), true};
+    }
     return flagged<T>{static_cast<T>(values[i]), false};
   }
 };
@@ -86,24 +91,52 @@ struct value_output {
 };
 
 // ... or, exclusive, the prefix before i: init where i starts a segment.
-template <class OutIt, class Heads, class T>
+template <class OutIt, class Heads, class Init>
 struct exclusive_output {
+  using T = init_value_t<Init>;
   struct writer {
     OutIt out;
     Heads heads;
-    T init;
+    Init init;
     std::int64_t i;
     template <class U>
     PSCAN_HOST_DEVICE const writer& operator=(const flagged<U>& p) const {
-      out[i] = heads(i) ? init : p.value;
+      out[i] = heads(i) ? static_cast<const T&>(init) : p.value;
       return *this;
     }
   };
   OutIt out;
   Heads heads;
-  T init;
+  Init init;
   PSCAN_HOST_DEVICE writer operator()(std::int64_t i) const { return writer{out, heads, init, i}; }
 };
+
+// The lifted scan's init, (init, head), when init is deferred: read where the scan runs, through
+// static_cast<const flagged<T>&> (an implicit conversion: a reference cannot bind the result of an
+// explicit one).
+template <class Init>
+struct flagged_init {
+  using T = init_value_t<Init>;
+  Init init;
+  PSCAN_HOST_DEVICE operator flagged<T>() const {
+    return flagged<T>{static_cast<const T&>(init), true};
+  }
+};
+template <class Init>
+struct init_traits<flagged_init<Init>> {
+  using value_type = flagged<init_value_t<Init>>;
+  static constexpr bool deferred = true;
+};
+
+// (init, head) as the lifted scan's init: a value for a value, deferred for a deferred init.
+template <class Init>
+auto lifted_init(const Init& init) {
+  if constexpr (is_deferred_init_v<Init>) {
+    return flagged_init<Init>{init};
+  } else {
+    return flagged<Init>{init, true};
+  }
+}
 
 template <class P, class InIt, class Heads, class OutIt, class Op>
 void inclusive_scan_by_heads(const P& policy, InIt values, Heads heads, std::int64_t n, OutIt out,
@@ -114,14 +147,15 @@ void inclusive_scan_by_heads(const P& policy, InIt values, Heads heads, std::int
                            lifted_op<Op>{op});
 }
 
-template <class P, class InIt, class Heads, class OutIt, class T, class Op>
+template <class P, class InIt, class Heads, class OutIt, class Init, class Op>
 void exclusive_scan_by_heads(const P& policy, InIt values, Heads heads, std::int64_t n, OutIt out,
-                             T init, Op op) {
+                             Init init, Op op) {
   const auto in =
-      make_index_iterator(flagged_input_with_init<T, InIt, Heads, Op>{values, heads, init, op});
-  adl_exclusive_scan::call(policy, in, in + n,
-                           make_index_iterator(exclusive_output<OutIt, Heads, T>{out, heads, init}),
-                           flagged<T>{init, true}, lifted_op<Op>{op});
+      make_index_iterator(flagged_input_with_init<Init, InIt, Heads, Op>{values, heads, init, op});
+  adl_exclusive_scan::call(
+      policy, in, in + n,
+      make_index_iterator(exclusive_output<OutIt, Heads, Init>{out, heads, init}),
+      lifted_init(init), lifted_op<Op>{op});
 }
 
 }  // namespace pscan::detail

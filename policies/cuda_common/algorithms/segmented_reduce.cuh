@@ -20,6 +20,7 @@
 #include <cuda_common/tile/tile_io.cuh>
 
 #include <pscan/detail/host_offsets.hpp>
+#include <pscan/future_value.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -104,10 +105,10 @@ __global__ void partition_kernel(merged_items<OffIt> m, std::int64_t tile_items,
                                              m.segments, m.elements, diagonal);
 }
 
-template <class A, class InIt, class OffIt, class OutIt, class Op>
+template <class A, class InIt, class OffIt, class OutIt, class Op, class Init>
 __global__ void __launch_bounds__(segmented_reduce_tuning<A>::block_threads)
     reduce_tiles_kernel(InIt values, merged_items<OffIt> m, const std::int64_t* splits,
-                        std::int64_t tiles, tile_summary<A>* summaries, OutIt out, A init,
+                        std::int64_t tiles, tile_summary<A>* summaries, OutIt out, Init init,
                         Op op) {
   using cfg = segmented_reduce_tuning<A>;
   using tile = segmented_reduce_tile<A, cfg::block_threads, cfg::items>;
@@ -127,10 +128,10 @@ __global__ void __launch_bounds__(segmented_reduce_tuning<A>::block_threads)
 
 // For every tile with a segment end, in tile order: out[splits[k]] = init op (what the tiles
 // before leave open) op (the tile's head). One block, so the order never depends on timing.
-template <class A, class OutIt, class Op>
+template <class A, class OutIt, class Op, class Init>
 __global__ void __launch_bounds__(segmented_reduce_tuning<A>::join_threads)
     join_tiles_kernel(const tile_summary<A>* summaries, const std::int64_t* splits,
-                      std::int64_t tiles, OutIt out, A init, Op op) {
+                      std::int64_t tiles, OutIt out, Init init, Op op) {
   using cfg = segmented_reduce_tuning<A>;
   using scan = block_scan<open_segment<A>, cfg::join_threads>;
   constexpr int chunk = cfg::join_threads * cfg::join_items;
@@ -158,7 +159,10 @@ __global__ void __launch_bounds__(segmented_reduce_tuning<A>::join_threads)
       const std::int64_t k = first + i;
       if (k < tiles) {
         const tile_summary<A> s = summaries[k];
-        if (s.open.has_end) out[splits[k]] = finish_segment(init, join(running.tail, s.head, op), op);
+        if (s.open.has_end) {
+          out[splits[k]] =
+              finish_segment(static_cast<const A&>(init), join(running.tail, s.head, op), op);
+        }
         running = lifted(running, s.open);
       }
     }
@@ -168,27 +172,29 @@ __global__ void __launch_bounds__(segmented_reduce_tuning<A>::join_threads)
 }
 
 // The segmented_reduce of both backends, on the policy's stream with its resource (named apart
-// from it: ADL on a backend policy also finds pscan::cuda, the namespace of its base).
-template <class Derived, class InIt, class OffIt, class OutIt, class T, class Op>
+// from it: ADL on a backend policy also finds pscan::cuda, the namespace of its base). `init`: a
+// value, or a deferred init read in the kernels.
+template <class Derived, class InIt, class OffIt, class OutIt, class Init, class Op>
 void reduce_segments(const policy_base<Derived>& p, InIt values, OffIt offsets_first,
-                     OffIt offsets_last, OutIt out, T init, Op op) {
-  using cfg = segmented_reduce_tuning<T>;
-  using tile = segmented_reduce_tile<T, cfg::block_threads, cfg::items>;
+                     OffIt offsets_last, OutIt out, Init init, Op op) {
+  using A = pscan::detail::init_value_t<Init>;
+  using cfg = segmented_reduce_tuning<A>;
+  using tile = segmented_reduce_tile<A, cfg::block_threads, cfg::items>;
   const std::int64_t count = offsets_last - offsets_first;
   const offsets_summary offsets = check_offsets(p, offsets_first, count);
   const merged_items<OffIt> m{offsets_first + 1, offsets.first, count - 1,
                               offsets.last - offsets.first};
   const std::int64_t tiles = ceil_div<std::int64_t>(m.segments + m.elements, tile::tile_items);
   temporary_buffer<std::int64_t> splits(static_cast<std::size_t>(tiles + 1), p);
-  temporary_buffer<tile_summary<T>> summaries(static_cast<std::size_t>(tiles), p);
+  temporary_buffer<tile_summary<A>> summaries(static_cast<std::size_t>(tiles), p);
   constexpr int partition_threads = 256;
   partition_kernel<<<grid_for(ceil_div<std::int64_t>(tiles + 1, partition_threads)),
                      partition_threads, 0, p.stream>>>(m, tile::tile_items, tiles, splits.data());
   PSCAN_CUDA_CHECK_LAUNCH();
-  reduce_tiles_kernel<T><<<grid_for(tiles), cfg::block_threads, 0, p.stream>>>(
+  reduce_tiles_kernel<A><<<grid_for(tiles), cfg::block_threads, 0, p.stream>>>(
       values, m, splits.data(), tiles, summaries.data(), out, init, op);
   PSCAN_CUDA_CHECK_LAUNCH();
-  join_tiles_kernel<T><<<1, cfg::join_threads, 0, p.stream>>>(summaries.data(), splits.data(),
+  join_tiles_kernel<A><<<1, cfg::join_threads, 0, p.stream>>>(summaries.data(), splits.data(),
                                                                tiles, out, init, op);
   PSCAN_CUDA_CHECK_LAUNCH();
 }

@@ -14,6 +14,8 @@
 #include <cuda_common/tile/tile_io.cuh>
 #include <cuda_common/utility.cuh>
 
+#include <pscan/future_value.hpp>
+
 #include <cstdint>
 
 namespace pscan::cuda {
@@ -86,11 +88,11 @@ struct segmented_reduce_tile {
   // The tile of nb values values[0 .. nb) and na segment ends (end j at element position
   // ends[j] - ends_base, in [0, nb]), segments out[0 .. na). Writes out[1 .. na) (the segments
   // closed here); segment 0, if any, may have begun before the tile: its part here is the
-  // summary's head. na + nb <= tile_items.
-  template <class InIt, class EndIt, class OutIt, class Op>
+  // summary's head. na + nb <= tile_items. Init: a value of type A or a deferred init of it.
+  template <class InIt, class EndIt, class OutIt, class Init, class Op>
   __device__ static tile_summary<A> reduce(InIt values, int nb, EndIt ends_first,
                                            std::int64_t ends_base, int na, OutIt out,
-                                           const A& init, Op op, storage& s) {
+                                           const Init& init, Op op, storage& s) {
     A* vals = load_values(values, nb, s.items.data());
     int* ends = reinterpret_cast<int*>(
         s.items.data() + ceil_div(static_cast<int>(reinterpret_cast<unsigned char*>(vals + nb) -
@@ -122,7 +124,7 @@ struct segmented_reduce_tile {
       if (diagonal + i < count) {
         if (a < na && (b >= nb || ends[a] <= b)) {
           if (has_end) {
-            closed[i] = finish_segment(init, acc, op);
+            closed[i] = finish_segment(static_cast<const A&>(init), acc, op);
             closed_mask |= 1u << i;
           } else {
             head = acc;
@@ -151,7 +153,7 @@ struct segmented_reduce_tile {
       if (has_before) carried = before.tail;
       const partial<A> first = join(carried, head, op);
       if (has_before && before.has_end) {
-        results[a_first] = finish_segment(init, first, op);
+        results[a_first] = finish_segment(static_cast<const A&>(init), first, op);
       } else {
         s.first_head[0] = first;  // a_first == 0: the tile's first end
       }
