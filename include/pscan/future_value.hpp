@@ -57,6 +57,13 @@ using init_value_t = typename init_traits<Init>::value_type;
 template <class Init>
 inline constexpr bool is_deferred_init_v = init_traits<Init>::deferred;
 
+// An init kept in device code to be read later: a value by reference (the kernel's parameter, so
+// the kernel compiles as if it named it), a deferred init by value, read once where it is kept
+// (no address held in registers until then, and no reload after every store that might alias it).
+template <class Init>
+using kept_init_t = std::conditional_t<is_deferred_init_v<Init>, const init_value_t<Init>,
+                                       const init_value_t<Init>&>;
+
 template <class Init>
 inline constexpr bool is_future_value_v = false;
 template <class T>

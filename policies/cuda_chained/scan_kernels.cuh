@@ -133,8 +133,9 @@ __global__ void __launch_bounds__(tuning<A>::scan_threads)
     single_block_scan_kernel(InIt first, std::int64_t n, OutIt out, Init init, Op op) {
   using agent = register_tile<A>;
   __shared__ typename agent::storage storage;
+  const pscan::detail::kept_init_t<Init> init_value = static_cast<const A&>(init);
   agent::template run_at<Exclusive>(first, n, 0, out, op, storage, [&](const A&) {
-    return cuda::tile_carry<A>{HasInit, static_cast<const A&>(init)};
+    return cuda::tile_carry<A>{HasInit, init_value};
   });
 }
 

@@ -136,6 +136,7 @@ __global__ void __launch_bounds__(segmented_reduce_tuning<A>::join_threads)
   using scan = block_scan<open_segment<A>, cfg::join_threads>;
   constexpr int chunk = cfg::join_threads * cfg::join_items;
   __shared__ typename scan::storage storage;
+  const pscan::detail::kept_init_t<Init> init_value = static_cast<const A&>(init);
   const open_segment_op<Op> lifted{op};
   open_segment<A> carry;  // what the chunks before leave open
   carry.tail.has = false;
@@ -160,8 +161,7 @@ __global__ void __launch_bounds__(segmented_reduce_tuning<A>::join_threads)
       if (k < tiles) {
         const tile_summary<A> s = summaries[k];
         if (s.open.has_end) {
-          out[splits[k]] =
-              finish_segment(static_cast<const A&>(init), join(running.tail, s.head, op), op);
+          out[splits[k]] = finish_segment(init_value, join(running.tail, s.head, op), op);
         }
         running = lifted(running, s.open);
       }
