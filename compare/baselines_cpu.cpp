@@ -54,7 +54,7 @@ template <class... Policy>
 implementation numeric_implementation(const char* name, const char* library, Policy... policy) {
   auto unsupported = [library](algorithm a, element e) -> std::string {
     if (is_segmented(a)) return no_such_algorithm(library, a);
-    if (a == algorithm::reduce && e == element::affine) return needs_commutative("std::reduce");
+    if (is_reduction(a) && e == element::affine) return needs_commutative("std::reduce");
     return "";
   };
   auto body = [policy...](auto tag, algorithm a, const cell_buffers& b) {
@@ -65,7 +65,7 @@ implementation numeric_implementation(const char* name, const char* library, Pol
     if (a == algorithm::exclusive_scan) {
       std::exclusive_scan(policy..., d.in, d.in + d.n, d.out, identity_value<T>(), op);
     }
-    if (a == algorithm::reduce)
+    if (is_reduction(a))
       *d.out = std::reduce(policy..., d.in, d.in + d.n, identity_value<T>(), op);
   };
   return cpu_implementation(name, library, unsupported, body);
@@ -75,7 +75,7 @@ implementation numeric_implementation(const char* name, const char* library, Pol
 implementation gnu_parallel() {
   auto unsupported = [](algorithm a, element e) -> std::string {
     if (a == algorithm::inclusive_scan) return "";
-    if (a == algorithm::reduce) {
+    if (is_reduction(a)) {
       return e == element::affine ? needs_commutative("__gnu_parallel::accumulate") : "";
     }
     return no_such_algorithm("GNU parallel mode", a);
@@ -85,7 +85,7 @@ implementation gnu_parallel() {
     const typed<T> d(b);
     if (a == algorithm::inclusive_scan)
       __gnu_parallel::partial_sum(d.in, d.in + d.n, d.out, op_t<T>{});
-    if (a == algorithm::reduce) {
+    if (is_reduction(a)) {
       *d.out = __gnu_parallel::accumulate(d.in, d.in + d.n, identity_value<T>(), op_t<T>{});
     }
   };

@@ -26,7 +26,7 @@ namespace {
 
 std::string cub_unsupported(algorithm a, element e) {
   if (e != element::affine) return "";
-  if (a == algorithm::reduce) return needs_commutative("cub::DeviceReduce");
+  if (is_reduction(a)) return needs_commutative("cub::DeviceReduce");
   if (a == algorithm::segmented_reduce) return needs_commutative("cub::DeviceSegmentedReduce");
   return "";
 }
@@ -60,6 +60,7 @@ cudaError_t cub_call(void* temp, std::size_t& temp_bytes, algorithm a, const cel
         return cub::DeviceScan::ExclusiveSum(temp, temp_bytes, in, out, b.n, s);
       }
     case algorithm::reduce:
+    case algorithm::reduce_into:  // the same call: CUB's result is in device memory either way
       if constexpr (generic)
         return cudaErrorNotSupported;  // cub_unsupported rules it out
       else

@@ -54,6 +54,7 @@ class caching_allocator {
 };
 
 std::string thrust_unsupported(algorithm a, element e) {
+  if (a == algorithm::reduce_into) return "thrust::reduce_into needs CCCL 3.2 or later";
   if (a == algorithm::reduce && e == element::affine) return needs_commutative("thrust::reduce");
   return "";
 }
@@ -89,6 +90,8 @@ void thrust_call(thrust_state& st, algorithm a, const cell_buffers& b) {
     case algorithm::inclusive_scan_by_key:
       thrust::inclusive_scan_by_key(policy, b.keys, b.keys + b.n, in, out,
                                     thrust::equal_to<key_type>{}, op);
+      return;
+    case algorithm::reduce_into:  // ruled out by thrust_unsupported
       return;
     case algorithm::segmented_reduce:  // by the keys of the same segments (none of them empty)
       thrust::reduce_by_key(policy, b.keys, b.keys + b.n, in,

@@ -24,7 +24,7 @@ namespace {
 
 std::string thrust_omp_unsupported(algorithm a, element e) {
   if (a == algorithm::segmented_inclusive_scan) return no_such_algorithm("Thrust", a);
-  if (a == algorithm::reduce && e == element::affine) return needs_commutative("thrust::reduce");
+  if (is_reduction(a) && e == element::affine) return needs_commutative("thrust::reduce");
   return "";
 }
 
@@ -41,6 +41,7 @@ void run_thrust_omp(algorithm a, const cell_buffers& b, std::vector<key_type>& k
       thrust::exclusive_scan(thrust::omp::par, in, in + b.n, out, identity_value<T>(), op);
       return;
     case algorithm::reduce:
+    case algorithm::reduce_into:  // on the host, the same call
       *out = thrust::reduce(thrust::omp::par, in, in + b.n, identity_value<T>(), op);
       return;
     case algorithm::inclusive_scan_by_key:

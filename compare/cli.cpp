@@ -155,15 +155,17 @@ std::vector<segment_lengths> parse_segments(const std::string& flag, const std::
 
 std::vector<group> preset_groups(const std::string& preset) {
   const std::vector<algorithm> algos(std::begin(all_algorithms), std::end(all_algorithms));
+  std::vector<algorithm> host_algos = algos;  // on the host, reduce_into is reduce
+  host_algos.erase(std::find(host_algos.begin(), host_algos.end(), algorithm::reduce_into));
   const std::vector<element> types(std::begin(all_elements), std::end(all_elements));
   const std::int64_t k = 1024;
   if (preset == "default") {
-    return {group{target::cpu, algos, types, geometric(k, k << 18, 16), {}},
+    return {group{target::cpu, host_algos, types, geometric(k, k << 18, 16), {}},
             group{target::gpu, algos, types, geometric(k, k << 20, 4), {}}};
   }
   if (preset == "quick") {  // a few minutes on a 2-core laptop: 3 types, sizes x16 apart
     const std::vector<element> three{element::i32, element::f64, element::affine};
-    return {group{target::cpu, algos, three, geometric(k << 2, k << 14, 16), {}},
+    return {group{target::cpu, host_algos, three, geometric(k << 2, k << 14, 16), {}},
             group{target::gpu, algos, three, geometric(k, k << 18, 16), {}}};
   }
   if (preset == "papers") {  // Harris' table (exclusive f32) and LightScan's Tables 2/3 (inclusive)

@@ -12,6 +12,8 @@ const char* name_of(algorithm a) {
       return "exclusive_scan";
     case algorithm::reduce:
       return "reduce";
+    case algorithm::reduce_into:
+      return "reduce_into";
     case algorithm::segmented_inclusive_scan:
       return "segmented_inclusive_scan";
     case algorithm::inclusive_scan_by_key:
@@ -56,6 +58,8 @@ bool is_segmented(algorithm a) {
   return a == algorithm::segmented_inclusive_scan || a == algorithm::inclusive_scan_by_key ||
          a == algorithm::segmented_reduce;
 }
+
+bool is_reduction(algorithm a) { return a == algorithm::reduce || a == algorithm::reduce_into; }
 
 bool parse(const std::string& text, algorithm& out) {
   for (algorithm a : all_algorithms) {
@@ -121,6 +125,7 @@ std::int64_t traffic_bytes(const cell& c, std::int64_t segments) {
     case algorithm::exclusive_scan:
       return 2 * c.n * value;
     case algorithm::reduce:
+    case algorithm::reduce_into:
       return c.n * value;
     case algorithm::segmented_inclusive_scan:
       return 2 * c.n * value + c.n * static_cast<std::int64_t>(sizeof(flag_type));

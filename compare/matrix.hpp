@@ -14,6 +14,7 @@ enum class algorithm {
   inclusive_scan,
   exclusive_scan,
   reduce,
+  reduce_into,               // reduce with its result left in device memory
   segmented_inclusive_scan,  // segments by head flags
   inclusive_scan_by_key,     // segments by runs of equal keys
   segmented_reduce,          // segments by offsets
@@ -23,6 +24,7 @@ enum class element { i32, i64, f32, f64, affine };
 inline constexpr algorithm all_algorithms[] = {algorithm::inclusive_scan,
                                                algorithm::exclusive_scan,
                                                algorithm::reduce,
+                                               algorithm::reduce_into,
                                                algorithm::segmented_inclusive_scan,
                                                algorithm::inclusive_scan_by_key,
                                                algorithm::segmented_reduce};
@@ -34,6 +36,7 @@ const char* name_of(algorithm a);
 const char* name_of(element e);
 std::size_t size_of(element e);
 bool is_segmented(algorithm a);
+bool is_reduction(algorithm a);  // reduce or reduce_into: one output
 
 // Parses an axis value by name; returns false for an unknown name.
 bool parse(const std::string& text, algorithm& out);

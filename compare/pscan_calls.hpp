@@ -20,7 +20,8 @@ struct pscan_op<affine> {
 };
 
 // Runs algorithm `a` with policy `p`. reduce writes its value to b.host_result when
-// `reduce_to_host`, else to b.out[0] (host memory: CPU targets only).
+// `reduce_to_host`, else to b.out[0] (host memory: CPU targets only); reduce_into writes b.out[0]
+// where the policy runs.
 template <class T, class P>
 void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool reduce_to_host) {
   const T* in = static_cast<const T*>(b.values);
@@ -36,6 +37,9 @@ void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool reduce_to_ho
     case algorithm::reduce:
       *static_cast<T*>(reduce_to_host ? b.host_result : b.out) =
           pscan::reduce(p, in, in + b.n, identity_value<T>(), op);
+      return;
+    case algorithm::reduce_into:
+      pscan::reduce_into(p, in, in + b.n, out, identity_value<T>(), op);
       return;
     case algorithm::segmented_inclusive_scan:
       pscan::segmented_inclusive_scan(p, in, in + b.n, b.flags, out, op);

@@ -31,7 +31,7 @@ implementation planted_bug() {
       using T = typename decltype(tag)::type;
       return prepared_run{[a = c.algo, b] {
         run_pscan<T>(pscan::seq, a, b, false);
-        const std::int64_t outputs = a == algorithm::reduce             ? 1
+        const std::int64_t outputs = is_reduction(a)                    ? 1
                                      : a == algorithm::segmented_reduce ? b.segments
                                                                         : b.n;
         off_by_one(static_cast<T*>(b.out)[outputs / 2]);

@@ -52,7 +52,7 @@ std::string compare_on_host(const T* got, const T* want, std::int64_t count) {
 }
 
 std::int64_t output_count(algorithm a, std::int64_t n, std::int64_t segments) {
-  return a == algorithm::reduce ? 1 : a == algorithm::segmented_reduce ? segments : n;
+  return is_reduction(a) ? 1 : a == algorithm::segmented_reduce ? segments : n;
 }
 
 std::string cell_label(const cell& c) { return cell_name(c) + " " + format_count(c.n); }
