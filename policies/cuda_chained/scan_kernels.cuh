@@ -59,16 +59,6 @@ struct chained_block<pscan::detail::flagged<T>, ITEMS, true>
 template <class A, int ITEMS, class InIt>
 using chained_block_for = chained_block<A, ITEMS, cuda::is_segmented_input_v<InIt>>;
 
-// A segmented scan's tile whose total starts a segment needs nothing from its left: its
-// inclusive prefix is its aggregate, published as such at once.
-template <class A>
-__device__ __forceinline__ bool is_own_prefix(const A&) {
-  return false;
-}
-template <class T>
-__device__ __forceinline__ bool is_own_prefix(const pscan::detail::flagged<T>& total) {
-  return total.head;
-}
 
 // The one-block and cluster kernels' tiles, in registers.
 template <class A, int ITEMS = tuning<A>::register_items>
@@ -135,7 +125,10 @@ __global__ void __launch_bounds__(chained_block_for<A, ITEMS, InIt>::threads,
   // out before anything waits; the inclusive prefix follows once the carry is in.
   auto carry_of = [&](const A& total) {
     const bool publisher = threadIdx.x == 0;
-    const bool own_prefix = !deterministic && is_own_prefix(total);
+    // A segmented tile whose total starts a segment needs nothing from its left: its inclusive
+    // prefix is its aggregate, published as such at once.
+    bool own_prefix = false;
+    if constexpr (!deterministic && cuda::is_segmented_input_v<InIt>) own_prefix = total.head;
     if (publisher && (deterministic || tile > 0 || own_prefix)) {
       state.publish(tile, total, own_prefix ? tile_status::prefix : tile_status::aggregate);
     }
