@@ -76,6 +76,15 @@ cudaError_t cub_call(void* temp, std::size_t& temp_bytes, algorithm a, const cel
         return cub::DeviceScan::InclusiveSumByKey(temp, temp_bytes, b.keys, in, out, b.n,
                                                   ::cuda::std::equal_to<>{}, s);
       }
+    case algorithm::exclusive_scan_by_key:
+      if constexpr (generic) {
+        return cub::DeviceScan::ExclusiveScanByKey(temp, temp_bytes, b.keys, in, out, op,
+                                                   identity_value<T>(), b.n,
+                                                   ::cuda::std::equal_to<>{}, s);
+      } else {
+        return cub::DeviceScan::ExclusiveSumByKey(temp, temp_bytes, b.keys, in, out, b.n,
+                                                  ::cuda::std::equal_to<>{}, s);
+      }
     case algorithm::segmented_reduce:
       if constexpr (generic)
         return cudaErrorNotSupported;

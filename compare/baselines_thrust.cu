@@ -91,6 +91,10 @@ void thrust_call(thrust_state& st, algorithm a, const cell_buffers& b) {
       thrust::inclusive_scan_by_key(policy, b.keys, b.keys + b.n, in, out,
                                     thrust::equal_to<key_type>{}, op);
       return;
+    case algorithm::exclusive_scan_by_key:
+      thrust::exclusive_scan_by_key(policy, b.keys, b.keys + b.n, in, out, identity_value<T>(),
+                                    thrust::equal_to<key_type>{}, op);
+      return;
     case algorithm::reduce_into:  // ruled out by thrust_unsupported
       return;
     case algorithm::segmented_reduce:  // by the keys of the same segments (none of them empty)

@@ -48,6 +48,10 @@ void run_thrust_omp(algorithm a, const cell_buffers& b, std::vector<key_type>& k
       thrust::inclusive_scan_by_key(thrust::omp::par, b.keys, b.keys + b.n, in, out,
                                     thrust::equal_to<key_type>{}, op);
       return;
+    case algorithm::exclusive_scan_by_key:
+      thrust::exclusive_scan_by_key(thrust::omp::par, b.keys, b.keys + b.n, in, out,
+                                    identity_value<T>(), thrust::equal_to<key_type>{}, op);
+      return;
     case algorithm::segmented_reduce:  // by the keys of the same segments (none of them empty)
       thrust::reduce_by_key(thrust::omp::par, b.keys, b.keys + b.n, in, keys_out.data(), out,
                             thrust::equal_to<key_type>{}, op);

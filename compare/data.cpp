@@ -109,6 +109,7 @@ std::int64_t device_segment_bytes(algorithm a, std::int64_t n, std::int64_t segm
     case algorithm::segmented_inclusive_scan:
       return n * static_cast<std::int64_t>(sizeof(flag_type));
     case algorithm::inclusive_scan_by_key:
+    case algorithm::exclusive_scan_by_key:
       return n * key;
     case algorithm::segmented_reduce:
       return n * key + (segments + 1) * static_cast<std::int64_t>(sizeof(offset_type)) +

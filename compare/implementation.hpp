@@ -15,7 +15,7 @@ namespace compare {
 struct cell_buffers {
   const void* values = nullptr;          // n elements of the cell's type
   const flag_type* flags = nullptr;      // n, for segmented_inclusive_scan
-  const key_type* keys = nullptr;        // n, for inclusive_scan_by_key and segmented_reduce
+  const key_type* keys = nullptr;        // n, for the scans by key and segmented_reduce
   const offset_type* offsets = nullptr;  // segments + 1, for segmented_reduce
   void* out = nullptr;          // n elements (scans), segments (segmented_reduce), 1 (reduce)
   void* host_result = nullptr;  // host memory for one element: reduce results returned by value

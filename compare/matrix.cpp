@@ -18,6 +18,8 @@ const char* name_of(algorithm a) {
       return "segmented_inclusive_scan";
     case algorithm::inclusive_scan_by_key:
       return "inclusive_scan_by_key";
+    case algorithm::exclusive_scan_by_key:
+      return "exclusive_scan_by_key";
     case algorithm::segmented_reduce:
       return "segmented_reduce";
   }
@@ -55,8 +57,12 @@ std::size_t size_of(element e) {
 }
 
 bool is_segmented(algorithm a) {
-  return a == algorithm::segmented_inclusive_scan || a == algorithm::inclusive_scan_by_key ||
+  return a == algorithm::segmented_inclusive_scan || uses_keys(a) ||
          a == algorithm::segmented_reduce;
+}
+
+bool uses_keys(algorithm a) {
+  return a == algorithm::inclusive_scan_by_key || a == algorithm::exclusive_scan_by_key;
 }
 
 bool is_reduction(algorithm a) { return a == algorithm::reduce || a == algorithm::reduce_into; }
@@ -130,6 +136,7 @@ std::int64_t traffic_bytes(const cell& c, std::int64_t segments) {
     case algorithm::segmented_inclusive_scan:
       return 2 * c.n * value + c.n * static_cast<std::int64_t>(sizeof(flag_type));
     case algorithm::inclusive_scan_by_key:
+    case algorithm::exclusive_scan_by_key:
       return 2 * c.n * value + c.n * static_cast<std::int64_t>(sizeof(key_type));
     case algorithm::segmented_reduce:
       return c.n * value + (segments + 1) * static_cast<std::int64_t>(sizeof(offset_type)) +

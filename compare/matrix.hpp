@@ -17,6 +17,7 @@ enum class algorithm {
   reduce_into,               // reduce with its result left in device memory
   segmented_inclusive_scan,  // segments by head flags
   inclusive_scan_by_key,     // segments by runs of equal keys
+  exclusive_scan_by_key,
   segmented_reduce,          // segments by offsets
 };
 enum class element { i32, i64, f32, f64, affine };
@@ -27,6 +28,7 @@ inline constexpr algorithm all_algorithms[] = {algorithm::inclusive_scan,
                                                algorithm::reduce_into,
                                                algorithm::segmented_inclusive_scan,
                                                algorithm::inclusive_scan_by_key,
+                                               algorithm::exclusive_scan_by_key,
                                                algorithm::segmented_reduce};
 inline constexpr element all_elements[] = {element::i32, element::i64, element::f32, element::f64,
                                            element::affine};
@@ -36,7 +38,8 @@ const char* name_of(algorithm a);
 const char* name_of(element e);
 std::size_t size_of(element e);
 bool is_segmented(algorithm a);
-bool is_reduction(algorithm a);  // reduce or reduce_into: one output
+bool is_reduction(algorithm a);
+bool uses_keys(algorithm a);     // the scans by key  // reduce or reduce_into: one output
 
 // Parses an axis value by name; returns false for an unknown name.
 bool parse(const std::string& text, algorithm& out);

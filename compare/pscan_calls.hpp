@@ -47,6 +47,9 @@ void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool reduce_to_ho
     case algorithm::inclusive_scan_by_key:
       pscan::inclusive_scan_by_key(p, b.keys, b.keys + b.n, in, out, op);
       return;
+    case algorithm::exclusive_scan_by_key:
+      pscan::exclusive_scan_by_key(p, b.keys, b.keys + b.n, in, out, identity_value<T>(), op);
+      return;
     case algorithm::segmented_reduce:
       pscan::segmented_reduce(p, in, b.offsets, b.offsets + b.segments + 1, out,
                               identity_value<T>(), op);

@@ -195,7 +195,7 @@ class matrix_runner {
     // The implementation's view: segment data and the reference where its target reads them.
     const bool flags = c.algo == algorithm::segmented_inclusive_scan;
     const bool keys =
-        c.algo == algorithm::inclusive_scan_by_key || c.algo == algorithm::segmented_reduce;
+        uses_keys(c.algo) || c.algo == algorithm::segmented_reduce;
     const bool offsets = c.algo == algorithm::segmented_reduce;
     const gpu::buffer d_flags = to_device(host.flags, flags ? c.n : 0, gpu);
     const gpu::buffer d_keys = to_device(host.keys, keys ? c.n : 0, gpu);

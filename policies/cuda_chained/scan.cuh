@@ -43,13 +43,17 @@ inline constexpr bool grouping_free_v =
                 pscan::maximum<>, pscan::maximum<A>, std::plus<>, std::plus<A>, std::multiplies<>,
                 std::multiplies<A>, std::bit_and<>, std::bit_and<A>, std::bit_or<>,
                 std::bit_or<A>, std::bit_xor<>, std::bit_xor<A>>;
+// The lifted operator of a segmented scan groups as freely as the operator it lifts.
+template <class T, class Op>
+inline constexpr bool grouping_free_v<pscan::detail::flagged<T>, pscan::detail::lifted_op<Op>> =
+    grouping_free_v<T, Op>;
 
 // The chained kernel over tiles of ITEMS items per thread.
 template <int ITEMS, bool Exclusive, bool HasInit, class Init, class InIt, class OutIt, class Op>
 void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const Init& init,
                   Op op) {
   using A = pscan::detail::init_value_t<Init>;
-  using block = chained_block<A, ITEMS>;
+  using block = chained_block_for<A, ITEMS, InIt>;
   const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, block::tile::tile_items);
   // Tile ids are 32-bit tickets, the grid is one-dimensional, the tree has at most 5 levels: all
   // far beyond any GPU's memory.

@@ -23,6 +23,7 @@
 #include <cuda_common/warp/warp_range_reduce.cuh>
 
 #include <cuda_common/block/barrier.cuh>
+#include <cuda_common/tile/segmented_tile_scan.cuh>
 #include <cuda_common/tile/shared_tile_scan.cuh>
 #include <cuda_common/tile/tile_scan.cuh>
 #include <cuda_common/utility.cuh>
@@ -36,8 +37,9 @@
 namespace pscan::chained {
 
 // The chained kernel's block: tuning's scan_threads data threads of ITEMS items each, then one
-// look-back warp.
-template <class A, int ITEMS>
+// look-back warp. A segmented input (accumulators flagged<T>) takes the segmented tile agent
+// over its plain values.
+template <class A, int ITEMS, bool Segmented = false>
 struct chained_block {
   static constexpr int data_threads = tuning<A>::scan_threads;
   static constexpr int threads = data_threads + cuda::warp_threads;
@@ -45,7 +47,18 @@ struct chained_block {
   using data_barrier = cuda::named_barrier<1, data_threads>;
   using carry_ready = cuda::named_barrier<2, threads>;  // look-back warp -> data warps
   using tile = cuda::shared_tile_scan<A, data_threads, ITEMS, data_barrier>;
+  static constexpr int min_blocks_per_sm = tuning<A>::scan_min_blocks_per_sm;
 };
+template <class T, int ITEMS>
+struct chained_block<pscan::detail::flagged<T>, ITEMS, true>
+    : chained_block<pscan::detail::flagged<T>, ITEMS> {
+  using base = chained_block<pscan::detail::flagged<T>, ITEMS>;
+  using tile = cuda::segmented_tile_scan<T, base::data_threads, ITEMS, typename base::data_barrier>;
+  static constexpr int min_blocks_per_sm = tuning<T>::segmented_min_blocks_per_sm;
+};
+template <class A, int ITEMS, class InIt>
+using chained_block_for = chained_block<A, ITEMS, cuda::is_segmented_input_v<InIt>>;
+
 
 // The one-block and cluster kernels' tiles, in registers.
 template <class A, int ITEMS = tuning<A>::register_items>
@@ -78,12 +91,12 @@ __device__ void lookback_carry(const tile_state<A>& state, std::uint32_t tile, s
 
 template <bool Exclusive, bool HasInit, int TreeLevels, int ITEMS, class A, class InIt,
           class OutIt, class Op, class Init>
-__global__ void __launch_bounds__(chained_block<A, ITEMS>::threads,
-                                  tuning<A>::scan_min_blocks_per_sm)
+__global__ void __launch_bounds__(chained_block_for<A, ITEMS, InIt>::threads,
+                                  chained_block_for<A, ITEMS, InIt>::min_blocks_per_sm)
     chained_scan_kernel(InIt first, std::int64_t n, OutIt out, Init init, Op op,
                         tile_state<A> state, std::uint32_t tiles) {
   using cfg = tuning<A>;
-  using block = chained_block<A, ITEMS>;
+  using block = chained_block_for<A, ITEMS, InIt>;
   constexpr bool deterministic = TreeLevels > 0;
   constexpr int tile_items = block::tile::tile_items;
   __shared__ typename block::tile::storage storage;
@@ -112,12 +125,16 @@ __global__ void __launch_bounds__(chained_block<A, ITEMS>::threads,
   // out before anything waits; the inclusive prefix follows once the carry is in.
   auto carry_of = [&](const A& total) {
     const bool publisher = threadIdx.x == 0;
-    if (publisher && (deterministic || tile > 0)) {
-      state.publish(tile, total, tile_status::aggregate);
+    // A segmented tile whose total starts a segment needs nothing from its left: its inclusive
+    // prefix is its aggregate, published as such at once.
+    bool own_prefix = false;
+    if constexpr (!deterministic && cuda::is_segmented_input_v<InIt>) own_prefix = total.head;
+    if (publisher && (deterministic || tile > 0 || own_prefix)) {
+      state.publish(tile, total, own_prefix ? tile_status::prefix : tile_status::aggregate);
     }
     block::carry_ready::sync();
     const cuda::tile_carry<A> carry{carry_has, carry_value[0]};
-    if (!deterministic && publisher) {
+    if (!deterministic && publisher && !own_prefix) {
       state.publish(tile, carry.has ? static_cast<A>(op(carry.value, total)) : total,
                     tile_status::prefix);
     }

@@ -30,6 +30,10 @@ struct tuning {
   // Other types (user structs, the generic segmented path's flagged pairs) need more registers
   // per value: 3 blocks (85 registers).
   static constexpr int scan_min_blocks_per_sm = std::is_arithmetic_v<T> && sizeof(T) <= 8 ? 6 : 3;
+  // Fused segmented scans of values T (tiles of scan_items values, (value, head) accumulators):
+  // the head bits and pairs cost registers the plain scan does not spend; 4 blocks an SM keeps
+  // scans by key of float at 0.83 of a copy on an H100 where 6 give 0.75 (docs/algorithms.md).
+  static constexpr int segmented_min_blocks_per_sm = 4;
   // The decoupled look-back polls 32 * lookback_items predecessors per round trip: 32 is the
   // widest window that pays (docs/algorithms.md, "Look-back window: 32 predecessors").
   static constexpr int lookback_items = 1;

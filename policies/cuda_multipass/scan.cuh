@@ -15,6 +15,7 @@
 #include <cuda_common/check.cuh>
 #include <cuda_common/launch.cuh>
 #include <cuda_common/runtime/temporary.cuh>
+#include <cuda_common/tile/segmented_tile_scan.cuh>
 #include <cuda_common/tile/tile_reduce.cuh>
 #include <cuda_common/tile/tile_scan.cuh>
 
@@ -25,6 +26,21 @@
 
 namespace pscan::multipass {
 namespace impl {
+
+// The tiles of a level: register tiles of the accumulator type A, or, over a segmented input
+// (accumulators flagged<T>), the segmented tile agent over its plain values T.
+template <class A, bool Segmented>
+struct level_tile {
+  using agent = cuda::tile_scan<A, tuning<A>::block_threads, tuning<A>::items>;
+  static constexpr int tile_items = tuning<A>::tile_items;
+};
+template <class T>
+struct level_tile<pscan::detail::flagged<T>, true> {
+  using agent = cuda::segmented_tile_scan<T, tuning<T>::block_threads, tuning<T>::items>;
+  static constexpr int tile_items = tuning<T>::tile_items;
+};
+template <class A, class InIt>
+using level_tile_for = level_tile<A, cuda::is_segmented_input_v<InIt>>;
 
 // totals[tile] = the ordered reduction of tile `tile` of first[0..n).
 template <class A, class InIt, class Op>
@@ -42,6 +58,20 @@ __global__ void __launch_bounds__(tuning<A>::block_threads)
   if (threadIdx.x == 0) totals[tile] = total;
 }
 
+// The upsweep over a segmented input: totals[tile] = the tile's (aggregate, head).
+template <bool Exclusive, class A, class InIt, class Op>
+__global__ void __launch_bounds__(tuning<A>::block_threads)
+    segmented_upsweep_kernel(InIt first, std::int64_t n, A* totals, Op op) {
+  using level = level_tile_for<A, InIt>;
+  __shared__ typename level::agent::storage storage;
+  const std::int64_t tile = cuda::grid_block_index();
+  const std::int64_t offset = tile * level::tile_items;
+  if (offset >= n) return;
+  const int valid = static_cast<int>(min(n - offset, std::int64_t{level::tile_items}));
+  const A total = level::agent::template reduce<Exclusive>(first + offset, valid, op, storage);
+  if (threadIdx.x == 0) totals[tile] = total;
+}
+
 // Tile t > 0 starts from scanned_totals[t-1] (which includes init); tile 0 from init, if any.
 // Blocks take the tiles from the last one down: the upsweep read the last tiles most recently, so
 // the first downsweep reads still find them in L2 (up to its size, less DRAM traffic).
@@ -49,16 +79,16 @@ template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class 
 __global__ void __launch_bounds__(tuning<A>::block_threads)
     downsweep_kernel(InIt first, std::int64_t n, OutIt out, const A* scanned_totals, Init init,
                      Op op) {
-  using cfg = tuning<A>;
-  using agent = cuda::tile_scan<A, cfg::block_threads, cfg::items>;
+  using level = level_tile_for<A, InIt>;
+  using agent = typename level::agent;
   __shared__ typename agent::storage storage;
-  const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, cfg::tile_items);
+  const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, level::tile_items);
   const std::int64_t block = cuda::grid_block_index();
   if (block >= tiles) return;
   const std::int64_t tile = tiles - 1 - block;
   const cuda::tile_carry<A> carry{
       HasInit || tile > 0, tile > 0 ? scanned_totals[tile - 1] : static_cast<const A&>(init)};
-  agent::template run_at<Exclusive>(first, n, tile * cfg::tile_items, out, op, storage,
+  agent::template run_at<Exclusive>(first, n, tile * level::tile_items, out, op, storage,
                                     [&](const A&) { return carry; });
 }
 
@@ -67,11 +97,11 @@ inline std::int64_t padded_totals(std::int64_t tiles) {
   return cuda::ceil_div<std::int64_t>(tiles, 16) * 16;
 }
 
-// Scratch for the totals of every level a scan of n elements needs.
+// Scratch for the totals of every level a scan of n elements in tiles of `tile_items` needs.
 template <class A>
-std::int64_t scratch_elements(std::int64_t n) {
+std::int64_t scratch_elements(std::int64_t n, std::int64_t tile_items) {
   std::int64_t elements = 0;
-  for (std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, tuning<A>::tile_items); tiles > 1;
+  for (std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, tile_items); tiles > 1;
        tiles = cuda::ceil_div<std::int64_t>(tiles, tuning<A>::tile_items)) {
     elements += padded_totals(tiles);
   }
@@ -85,12 +115,17 @@ template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class 
 void scan_level(InIt first, std::int64_t n, OutIt out, const Init& init, Op op, A* scratch,
                 cudaStream_t stream) {
   using cfg = tuning<A>;
-  const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, cfg::tile_items);
+  const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, level_tile_for<A, InIt>::tile_items);
   A* totals = nullptr;
   if (tiles > 1) {
     totals = scratch;
-    upsweep_kernel<A>
-        <<<cuda::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, totals, op);
+    if constexpr (cuda::is_segmented_input_v<InIt>) {
+      segmented_upsweep_kernel<Exclusive, A>
+          <<<cuda::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, totals, op);
+    } else {
+      upsweep_kernel<A>
+          <<<cuda::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, totals, op);
+    }
     PSCAN_CUDA_CHECK_LAUNCH();
     // totals[t] becomes init op total[0] op ... op total[t]: the carry-in of tile t + 1.
     scan_level<false, HasInit, A>(totals, tiles, totals, init, op, scratch + padded_totals(tiles),
@@ -105,7 +140,8 @@ template <bool Exclusive, bool HasInit, class InIt, class OutIt, class Init, cla
 void scan(const policy& p, InIt first, InIt last, OutIt out, const Init& init, Op op) {
   using A = pscan::detail::init_value_t<Init>;
   const std::int64_t n = last - first;
-  cuda::temporary_buffer<A> scratch(static_cast<std::size_t>(scratch_elements<A>(n)), p);
+  cuda::temporary_buffer<A> scratch(
+      static_cast<std::size_t>(scratch_elements<A>(n, level_tile_for<A, InIt>::tile_items)), p);
   scan_level<Exclusive, HasInit, A>(first, n, out, init, op, scratch.data(), p.stream);
 }
 

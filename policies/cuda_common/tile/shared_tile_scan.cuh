@@ -38,7 +38,7 @@ struct shared_tile_scan {
     const int thread_valid = min(max(valid - static_cast<int>(threadIdx.x) * ITEMS, 0), ITEMS);
     A mine{};  // threads without items pass it along; block_scan never combines it
     bool has_mine = false;
-    for_each_item<false>(region, thread_valid, [&](A& item) {
+    io::template for_thread_items<false>(region, thread_valid, [&](A& item, int) {
       mine = has_mine ? static_cast<A>(op(mine, item)) : item;
       has_mine = true;
     });
@@ -47,31 +47,12 @@ struct shared_tile_scan {
     const A prefix = block::exclusive(mine, op, s.scan, total, has_prefix, ceil_div(valid, ITEMS));
     tile_carry<A> running = thread_carry_in(carry_of(total), has_prefix, prefix, op);
     // Exclusive scans always have a carry-in (their init).
-    for_each_item<true>(region, thread_valid, [&](A& item) {
+    io::template for_thread_items<true>(region, thread_valid, [&](A& item, int) {
       const A next = running.has ? static_cast<A>(op(running.value, item)) : item;
       item = Exclusive ? running.value : next;
       running = {true, next};
     });
     io::store_from_shared(out, valid, s.tile);
-  }
-
- private:
-  // f(item) on the calling thread's first `thread_valid` items in its warp's region, in order,
-  // reading (WriteBack: and rewriting) them a 16-byte unit at a time.
-  template <bool WriteBack, class F>
-  __device__ static void for_each_item(A* region, int thread_valid, F&& f) {
-    if (thread_valid <= 0) return;
-    const int first_unit = lane_id() * io::thread_units;
-#pragma unroll
-    for (int j = 0; j < io::thread_units; ++j) {
-      A unit[io::unit_items];
-      io::read_unit(region, first_unit + j, unit);
-#pragma unroll
-      for (int k = 0; k < io::unit_items; ++k) {
-        if (j * io::unit_items + k < thread_valid) f(unit[k]);
-      }
-      if constexpr (WriteBack) io::write_unit(region, first_unit + j, unit);
-    }
   }
 };
 

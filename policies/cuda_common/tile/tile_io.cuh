@@ -295,6 +295,24 @@ struct tile_io {
       dst[0] = region[unit];
     }
   }
+
+  // f(item, k) on the calling thread's items k < thread_valid (its k-th item of the tile) in its
+  // warp's region, in order, reading (WriteBack: and rewriting) them a 16-byte unit at a time.
+  template <bool WriteBack, class F>
+  __device__ static void for_thread_items(T* region, int thread_valid, F&& f) {
+    if (thread_valid <= 0) return;
+    const int first_unit = lane_id() * thread_units;
+#pragma unroll
+    for (int j = 0; j < thread_units; ++j) {
+      T unit[unit_items];
+      read_unit(region, first_unit + j, unit);
+#pragma unroll
+      for (int k = 0; k < unit_items; ++k) {
+        if (j * unit_items + k < thread_valid) f(unit[k], j * unit_items + k);
+      }
+      if constexpr (WriteBack) write_unit(region, first_unit + j, unit);
+    }
+  }
 };
 
 }  // namespace pscan::cuda
