@@ -10,6 +10,7 @@
 #include <cuda_chained/scan.cuh>
 
 #include <cuda_common/algorithms/segmented_reduce.cuh>
+#include <cuda_common/algorithms/segmented_scans.cuh>
 #include <cuda_common/runtime/device_info.cuh>
 #include <cuda_common/tile/segmented_tile_scan.cuh>
 
@@ -17,63 +18,27 @@
 #include <pscan/future_value.hpp>
 
 #include <cstdint>
-#include <iterator>
+#include <type_traits>
 
 namespace pscan::chained {
-namespace impl {
 
-// T: the values' type (inclusive) or the init's (exclusive). One launch of the chained kernel,
-// in small tiles while those number at most small_tiles_per_sm per SM.
-template <bool Exclusive, class T, class InIt, class Heads, class OutIt, class Init, class Op>
-void segmented_scan(const policy& p, InIt values, std::int64_t n, Heads heads, OutIt out,
-                    const Init& init, Op op) {
+// The four segmented scans (cuda_common/algorithms/segmented_scans.cuh) as one launch of the
+// chained kernel, in small tiles while those number at most small_tiles_per_sm per SM.
+template <class InIt, class Heads, class OutIt, class Init, class Op>
+void fused_segmented_scan(const policy& p, InIt values, std::int64_t n, Heads heads, OutIt out,
+                          const Init& init, Op op) {
+  using T = cuda::segmented_value_t<InIt, Init>;
   using cfg = tuning<T>;
   using A = pscan::detail::flagged<T>;
+  constexpr bool exclusive = !std::is_same_v<Init, cuda::no_init>;
   const cuda::segmented_input<InIt, Heads, Init> in{values, heads, init};
   const pscan::detail::lifted_op<Op> lifted{op};
   const std::int64_t small_tiles = cuda::ceil_div<std::int64_t>(n, cfg::small_tile_items);
   if (small_tiles <= std::int64_t{cfg::small_tiles_per_sm} * cuda::current_device_info().sm_count) {
-    chained_scan<cfg::small_scan_items, Exclusive, false>(p, in, n, out, A{}, lifted);
+    impl::chained_scan<cfg::small_scan_items, exclusive, false>(p, in, n, out, A{}, lifted);
   } else {
-    chained_scan<cfg::scan_items, Exclusive, false>(p, in, n, out, A{}, lifted);
+    impl::chained_scan<cfg::scan_items, exclusive, false>(p, in, n, out, A{}, lifted);
   }
-}
-
-}  // namespace impl
-
-template <class InIt, class FlagIt, class OutIt, class Op>
-void segmented_inclusive_scan(const policy& p, InIt first, InIt last, FlagIt head_flags,
-                              OutIt out, Op op) {
-  using T = typename std::iterator_traits<InIt>::value_type;
-  impl::segmented_scan<false, T>(p, first, last - first,
-                                 pscan::detail::flag_heads<FlagIt>{head_flags}, out,
-                                 cuda::no_init{}, op);
-}
-
-template <class InIt, class FlagIt, class OutIt, class Init, class Op>
-void segmented_exclusive_scan(const policy& p, InIt first, InIt last, FlagIt head_flags,
-                              OutIt out, Init init, Op op) {
-  using T = pscan::detail::init_value_t<Init>;
-  impl::segmented_scan<true, T>(p, first, last - first,
-                                pscan::detail::flag_heads<FlagIt>{head_flags}, out, init, op);
-}
-
-template <class KeyIt, class InIt, class OutIt, class Op, class KeyEq>
-void inclusive_scan_by_key(const policy& p, KeyIt keys_first, KeyIt keys_last, InIt values,
-                           OutIt out, Op op, KeyEq eq) {
-  using T = typename std::iterator_traits<InIt>::value_type;
-  impl::segmented_scan<false, T>(p, values, keys_last - keys_first,
-                                 pscan::detail::key_heads<KeyIt, KeyEq>{keys_first, eq}, out,
-                                 cuda::no_init{}, op);
-}
-
-template <class KeyIt, class InIt, class OutIt, class Init, class Op, class KeyEq>
-void exclusive_scan_by_key(const policy& p, KeyIt keys_first, KeyIt keys_last, InIt values,
-                           OutIt out, Init init, Op op, KeyEq eq) {
-  using T = pscan::detail::init_value_t<Init>;
-  impl::segmented_scan<true, T>(p, values, keys_last - keys_first,
-                                pscan::detail::key_heads<KeyIt, KeyEq>{keys_first, eq}, out, init,
-                                op);
 }
 
 template <class InIt, class OffIt, class OutIt, class T, class Op>

@@ -16,6 +16,8 @@
 #include <pscan/future_value.hpp>
 
 #include <cstdint>
+#include <iterator>
+#include <type_traits>
 
 namespace pscan::cuda {
 
@@ -37,6 +39,13 @@ struct segmented_input {
     return {values + d, heads, init, position + d};
   }
 };
+
+// The type a segmented scan accumulates: its init's (exclusive) or its values' (inclusive).
+template <class InIt, class Init>
+using segmented_value_t =
+    std::conditional_t<std::is_same_v<Init, no_init>,
+                       typename std::iterator_traits<InIt>::value_type,
+                       pscan::detail::init_value_t<Init>>;
 
 template <class T>
 inline constexpr bool is_segmented_input_v = false;
