@@ -13,6 +13,7 @@
 #include <cuda_chained/tile_state.cuh>
 #include <cuda_chained/tuning.cuh>
 
+#include <cuda_common/algorithms/reductions.cuh>
 #include <cuda_common/check.cuh>
 #include <cuda_common/device_result.cuh>
 #include <cuda_common/launch.cuh>
@@ -59,12 +60,15 @@ __global__ void __launch_bounds__(tuning<A>::block_threads)
   if (threadIdx.x == 0) result.publish(static_cast<A>(op(static_cast<const A&>(init), all)));
 }
 
+}  // namespace impl
+
 // Reduces first[0 .. n) (n >= 0), init first, into the sink that make_sink() returns; calls it
 // right before the launch (a host_result slot is taken only once nothing else can throw) and
-// returns the sink.
-template <class A, class InIt, class Init, class Op, class MakeSink>
-auto reduce_to(const policy& p, InIt first, std::int64_t n, const Init& init, Op op,
-               MakeSink make_sink) {
+// returns the sink (cuda_common/algorithms/reductions.cuh: reduce, reduce_into).
+template <class InIt, class Init, class Op, class MakeSink>
+auto reduce_to_sink(const policy& p, InIt first, std::int64_t n, const Init& init, Op op,
+                    MakeSink make_sink) {
+  using A = pscan::detail::init_value_t<Init>;
   using cfg = tuning<A>;
   using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
   using sink_type = decltype(make_sink());
@@ -73,10 +77,10 @@ auto reduce_to(const policy& p, InIt first, std::int64_t n, const Init& init, Op
     cuda::publish_init(p.stream, sink, init);
     return sink;
   }
-  const auto kernel = &reduce_kernel<A, InIt, Op, sink_type, Init>;
+  const auto kernel = &impl::reduce_kernel<A, InIt, Op, sink_type, Init>;
   const std::int64_t blocks = cuda::share_blocks<range>(reinterpret_cast<const void*>(kernel), n);
   // The counters, then the partials (256-byte aligned).
-  call_state scratch(p, tile_counters_bytes + sizeof(A) * blocks, reduce_layout);
+  call_state scratch(p, tile_counters_bytes + sizeof(A) * blocks, impl::reduce_layout);
   auto* const base = static_cast<unsigned char*>(scratch.data());
   A* partials = reinterpret_cast<A*>(base + tile_counters_bytes);
   const sink_type sink = make_sink();
@@ -84,23 +88,6 @@ auto reduce_to(const policy& p, InIt first, std::int64_t n, const Init& init, Op
       first, n, init, op, static_cast<tile_counters*>(scratch.data()), partials, sink);
   PSCAN_CUDA_CHECK_LAUNCH();
   return sink;
-}
-
-}  // namespace impl
-
-template <class InIt, class T, class Op>
-pscan::detail::init_value_t<T> reduce(const policy& p, InIt first, InIt last, T init, Op op) {
-  using A = pscan::detail::init_value_t<T>;
-  cuda::reject_graph_capture(p.stream, "pscan::reduce");
-  return impl::reduce_to<A>(p, first, last - first, init, op, &cuda::host_result<A>::acquire)
-      .wait(p.stream);
-}
-
-template <class InIt, class OutIt, class T, class Op>
-void reduce_into(const policy& p, InIt first, InIt last, OutIt result, T init, Op op) {
-  using A = pscan::detail::init_value_t<T>;
-  impl::reduce_to<A>(p, first, last - first, init, op,
-                     [result] { return cuda::device_result<OutIt>{result}; });
 }
 
 }  // namespace pscan::chained

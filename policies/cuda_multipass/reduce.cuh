@@ -13,6 +13,7 @@
 #include <cuda_multipass/policy.cuh>
 #include <cuda_multipass/tuning.cuh>
 
+#include <cuda_common/algorithms/reductions.cuh>
 #include <cuda_common/check.cuh>
 #include <cuda_common/device_result.cuh>
 #include <cuda_common/launch.cuh>
@@ -51,12 +52,15 @@ __global__ void __launch_bounds__(tuning<A>::block_threads)
   if (threadIdx.x == 0) store_total(out, total, init, op);
 }
 
+}  // namespace impl
+
 // Reduces first[0 .. n) (n >= 0), init first, into the sink that make_sink() returns; calls it
 // right before the launch that publishes (a host_result slot is taken only once nothing else can
-// throw) and returns the sink.
-template <class A, class InIt, class Init, class Op, class MakeSink>
-auto reduce_to(const policy& p, InIt first, std::int64_t n, const Init& init, Op op,
-               MakeSink make_sink) {
+// throw) and returns the sink (cuda_common/algorithms/reductions.cuh: reduce, reduce_into).
+template <class InIt, class Init, class Op, class MakeSink>
+auto reduce_to_sink(const policy& p, InIt first, std::int64_t n, const Init& init, Op op,
+                    MakeSink make_sink) {
+  using A = pscan::detail::init_value_t<Init>;
   using cfg = tuning<A>;
   using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
   if (n == 0) {
@@ -65,37 +69,20 @@ auto reduce_to(const policy& p, InIt first, std::int64_t n, const Init& init, Op
     return sink;
   }
   const std::int64_t blocks = cuda::share_blocks<range>(
-      reinterpret_cast<const void*>(&reduce_kernel<A, InIt, Op, A*, Init>), n);
+      reinterpret_cast<const void*>(&impl::reduce_kernel<A, InIt, Op, A*, Init>), n);
   // One block reduces `count` values from `in`, init first, into the sink.
   const auto finish = [&](auto in, std::int64_t count) {
     const auto sink = make_sink();
-    reduce_kernel<A><<<1, cfg::block_threads, 0, p.stream>>>(in, count, sink, init, op);
+    impl::reduce_kernel<A><<<1, cfg::block_threads, 0, p.stream>>>(in, count, sink, init, op);
     PSCAN_CUDA_CHECK_LAUNCH();
     return sink;
   };
   if (blocks == 1) return finish(first, n);
   cuda::temporary_buffer<A> partials(static_cast<std::size_t>(blocks), p);
-  reduce_kernel<A><<<static_cast<unsigned>(blocks), cfg::block_threads, 0, p.stream>>>(
+  impl::reduce_kernel<A><<<static_cast<unsigned>(blocks), cfg::block_threads, 0, p.stream>>>(
       first, n, partials.data(), init, op);
   PSCAN_CUDA_CHECK_LAUNCH();
   return finish(partials.data(), blocks);
-}
-
-}  // namespace impl
-
-template <class InIt, class T, class Op>
-pscan::detail::init_value_t<T> reduce(const policy& p, InIt first, InIt last, T init, Op op) {
-  using A = pscan::detail::init_value_t<T>;
-  cuda::reject_graph_capture(p.stream, "pscan::reduce");
-  return impl::reduce_to<A>(p, first, last - first, init, op, &cuda::host_result<A>::acquire)
-      .wait(p.stream);
-}
-
-template <class InIt, class OutIt, class T, class Op>
-void reduce_into(const policy& p, InIt first, InIt last, OutIt result, T init, Op op) {
-  using A = pscan::detail::init_value_t<T>;
-  impl::reduce_to<A>(p, first, last - first, init, op,
-                     [result] { return cuda::device_result<OutIt>{result}; });
 }
 
 }  // namespace pscan::multipass
