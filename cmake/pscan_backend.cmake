@@ -1,4 +1,5 @@
 # pscan_add_backend(<name> HEADER <entry header> [CUDA] [LINK <targets>...]
+#                   [DIRECTORY <folder under policies/, default name>]
 #                   [FIXTURES <fixture>=<policy expression>...])
 # Declares a backend folder as an INTERFACE target linked into pscan::pscan, lists its entry
 # header in the generated <pscan/backends.hpp> (guarded by __CUDACC__ for CUDA backends), and
@@ -8,7 +9,10 @@ set(PSCAN_GENERATED_INCLUDE_DIR ${PROJECT_BINARY_DIR}/generated)
 set(PSCAN_POLICIES_INSTALL_DIR ${CMAKE_INSTALL_INCLUDEDIR}/pscan/policies)
 
 function(pscan_add_backend name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "CUDA" "HEADER" "LINK;FIXTURES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "CUDA" "HEADER;DIRECTORY" "LINK;FIXTURES")
+  if(NOT arg_DIRECTORY)
+    set(arg_DIRECTORY ${name})
+  endif()
   set(target pscan_${name})
   add_library(${target} INTERFACE)
   target_include_directories(${target} INTERFACE
@@ -17,7 +21,7 @@ function(pscan_add_backend name)
   target_link_libraries(${target} INTERFACE ${arg_LINK})
   target_link_libraries(pscan INTERFACE ${target})
   install(TARGETS ${target} EXPORT pscan-targets)
-  install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/ DESTINATION ${PSCAN_POLICIES_INSTALL_DIR}/${name}
+  install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/ DESTINATION ${PSCAN_POLICIES_INSTALL_DIR}/${arg_DIRECTORY}
           FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh")
   if(arg_CUDA)
     set_property(GLOBAL APPEND PROPERTY PSCAN_CUDA_FIXTURES ${arg_FIXTURES})

@@ -13,4 +13,5 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/pscan-config.cmake.in
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/pscan-config-version.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/pscan-config.cmake ${PROJECT_BINARY_DIR}/pscan-config-version.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/pscan_nccl.cmake
         DESTINATION ${PSCAN_CONFIG_DIR})

@@ -5,9 +5,10 @@
 
 namespace scaling {
 
-// Runs o.policy (cuda_chained or cuda_multipass) on device memory: distributed, each rank on
-// the device its rank on the host picks (ranks share a GPU when there are more ranks than GPUs),
-// or in this process alone. Throws std::runtime_error when this build or machine has no GPU.
+// Runs o.policy (cuda_chained or cuda_multipass) over o.type on device memory: distributed, each
+// rank on the device its rank on the host picks (with the MPI exchange, ranks share a GPU when
+// there are more ranks than GPUs; with NCCL each needs its own), or in this process alone. Throws
+// std::runtime_error when this build or machine cannot.
 result run_cuda(const options& o, bool distributed, int rank);
 
 }  // namespace scaling

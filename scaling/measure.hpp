@@ -1,8 +1,9 @@
 #pragma once
 // What pscan-scaling measures, for any local policy and memory: the per-call time of an
-// inclusive scan of int32 (the slowest rank's time, median over the runs), the same call on empty
-// local ranges (the cross-rank part alone: the checks, the one MPI_Allgather and the carry-in),
-// and a check of the result. The GPU part instantiates the same templates with device memory.
+// inclusive scan of int32 or float (the slowest rank's time, median over the runs), the same call
+// on (nearly) empty local ranges (the cross-rank part: the checks, the exchange of rank totals and
+// the carry-in), and a check of the result. The GPU part instantiates the same templates with
+// device memory.
 
 #include <pscan/pscan.hpp>
 
@@ -10,14 +11,18 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace scaling {
 
 struct options {
   std::string policy = "seq";              // the local policy, or the single process's policy
+  std::string exchange = "mpi";            // distributed: the ranks' communicator (mpi or nccl)
+  std::string type = "int32";              // the values: int32 or float
   std::int64_t n = std::int64_t{1} << 24;  // per rank (distributed) or in all (single)
   int threads = 0;  // omp threads of each rank or of the single process; 0: OpenMP's default
   int runs = 20;
@@ -55,44 +60,63 @@ std::vector<double> time_runs(MPI_Comm comm, int runs, Call&& call, Finish&& fin
   return ms;
 }
 
-// Rank `rank`'s input: 0s and 1s (xorshift64 bits).
-inline std::vector<std::int32_t> make_input(std::int64_t n, int rank) {
-  std::vector<std::int32_t> v(static_cast<std::size_t>(n));
+// Rank `rank`'s input: 0s and 1s (xorshift64 bits), as V.
+template <class V>
+std::vector<V> make_input(std::int64_t n, int rank) {
+  std::vector<V> v(static_cast<std::size_t>(n));
   std::uint64_t x = 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(rank + 1);
   for (auto& e : v) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;  // xorshift64
-    e = static_cast<std::int32_t>(x & 1);
+    e = static_cast<V>(x & 1);
   }
   return v;
 }
 
-// Whether out is the inclusive scan of in after `carry` (the sum of everything before).
-inline bool is_scan_of(const std::vector<std::int32_t>& in, const std::vector<std::int32_t>& out,
-                       std::int64_t carry) {
+// The number of 1s in `in`, over every rank of comm (MPI_COMM_NULL: this process alone). An int32
+// scan is exact while it is below 2^31.
+template <class V>
+long long ones(MPI_Comm comm, const std::vector<V>& in) {
+  long long mine = 0, all = 0;
+  for (V v : in) mine += static_cast<long long>(v);
+  if (comm == MPI_COMM_NULL) return mine;
+  MPI_Allreduce(&mine, &all, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  return all;
+}
+
+// Whether out is the inclusive scan of in after `carry` (the sum of everything before): exactly
+// for integers; for float within the rounding of sums past 2^24.
+template <class V>
+bool is_scan_of(const std::vector<V>& in, const std::vector<V>& out, long long carry) {
   for (std::size_t i = 0; i < in.size(); ++i) {
-    carry += in[i];
-    if (out[i] != carry) return false;
+    carry += static_cast<long long>(in[i]);
+    const double error = static_cast<double>(out[i]) - static_cast<double>(carry);
+    if (std::is_integral_v<V> ? error != 0 : std::abs(error) > 1e-4 * static_cast<double>(carry)) {
+      return false;
+    }
   }
   return true;
 }
 
-// Times the distributed scan of `in` (this rank's range, where the policy's iterators reach it)
-// into `out`, and the call on empty ranges; download() returns out's contents for the check.
-template <class Local, class Finish, class Download>
-result measure_distributed(const Local& local, const std::int32_t* in, std::int32_t* out,
-                           std::int64_t n, const std::vector<std::int32_t>& host_in, int runs,
+// Times the distributed scan `p` of `in` (this rank's range, where the policy's iterators reach
+// it) into `out`, and the call on probe_n elements a rank (the cross-rank part: 0 for the MPI
+// exchange on the hosts, 1 where the exchange runs on the GPUs only when a rank holds elements);
+// download() returns out's contents for the check.
+template <class Distributed, class V, class Finish, class Download>
+result measure_distributed(const Distributed& p, const V* in, V* out, std::int64_t n,
+                           const std::vector<V>& host_in, int runs, std::int64_t probe_n,
                            Finish&& finish, Download&& download) {
-  const auto p = pscan::distributed(MPI_COMM_WORLD, local);
   result r;
   const auto ms = time_runs(
       MPI_COMM_WORLD, runs, [&] { pscan::inclusive_scan(p, in, in + n, out); }, finish);
-  const auto empty_ms = time_runs(
-      MPI_COMM_WORLD, runs, [&] { pscan::inclusive_scan(p, in, in, out); }, finish);
+  const auto probe_ms = time_runs(
+      MPI_COMM_WORLD, runs, [&] { pscan::inclusive_scan(p, in, in + probe_n, out); }, finish);
   r.median_ms = median(ms);
   r.min_ms = *std::min_element(ms.begin(), ms.end());
-  r.exchange_us = 1e3 * median(empty_ms);
+  r.exchange_us = 1e3 * median(probe_ms);
+  pscan::inclusive_scan(p, in, in + n, out);
+  finish();
   long long mine = 0, before = 0;
-  for (std::int32_t v : host_in) mine += v;
+  for (V v : host_in) mine += static_cast<long long>(v);
   MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -104,10 +128,10 @@ result measure_distributed(const Local& local, const std::int32_t* in, std::int3
 }
 
 // The same scan in one process over the whole input.
-template <class Policy, class Finish, class Download>
-result measure_single(const Policy& policy, const std::int32_t* in, std::int32_t* out,
-                      std::int64_t n, const std::vector<std::int32_t>& host_in, int runs,
-                      Finish&& finish, Download&& download) {
+template <class Policy, class V, class Finish, class Download>
+result measure_single(const Policy& policy, const V* in, V* out, std::int64_t n,
+                      const std::vector<V>& host_in, int runs, Finish&& finish,
+                      Download&& download) {
   result r;
   const auto ms = time_runs(
       MPI_COMM_NULL, runs, [&] { pscan::inclusive_scan(policy, in, in + n, out); }, finish);

@@ -1,8 +1,10 @@
-// pscan-scaling: weak scaling of pscan::distributed. Under mpirun (`ranks`), each rank scans its
-// own n int32 with the local policy; alone (`single`), one process scans n with a policy, for the
-// comparison on the same total (omp with as many threads as there were ranks, or one GPU). Prints
-// one CSV row: mode,policy,ranks,threads,n_per_rank,n_total,median_ms,min_ms,exchange_us,valid
-// (scripts/scaling gathers the rows into a table). Exits 1 when the result is wrong.
+// pscan-scaling: scaling of pscan::distributed. Under mpirun (`ranks`), each rank scans its own n
+// values with the local policy, the rank totals crossing through MPI on the hosts or, with
+// `--exchange nccl`, through NCCL between GPUs (one a rank); alone (`single`), one process scans
+// n values with a policy, for the comparison (omp with as many threads as there were ranks, or
+// one GPU). Prints one CSV row:
+// mode,policy,ranks,threads,n_per_rank,n_total,median_ms,min_ms,exchange_us,valid,type,exchange
+// (scripts/scaling gathers the rows into tables). Exits 1 when the result is wrong.
 
 #include <CLI/CLI.hpp>
 
@@ -20,24 +22,28 @@ namespace {
 using scaling::options;
 using scaling::result;
 
-template <class Policy>
+template <class V, class Policy>
 result run_host(const Policy& policy, const options& o, bool distributed, int rank) {
-  const std::vector<std::int32_t> in = scaling::make_input(o.n, rank);
-  std::vector<std::int32_t> out(in.size());
+  const std::vector<V> in = scaling::make_input<V>(o.n, rank);
+  if (scaling::ones(distributed ? MPI_COMM_WORLD : MPI_COMM_NULL, in) > INT32_MAX) {
+    throw std::runtime_error("more than 2^31 - 1 ones in all: the int32 prefixes would overflow");
+  }
+  std::vector<V> out(in.size());
   const auto nothing = [] {};
   const auto download = [&] { return out; };
   if (distributed) {
-    return scaling::measure_distributed(policy, in.data(), out.data(), o.n, in, o.runs, nothing,
-                                        download);
+    return scaling::measure_distributed(pscan::distributed(MPI_COMM_WORLD, policy), in.data(),
+                                        out.data(), o.n, in, o.runs, 0, nothing, download);
   }
   return scaling::measure_single(policy, in.data(), out.data(), o.n, in, o.runs, nothing, download);
 }
 
+template <class V>
 result run(const options& o, bool distributed, int rank) {
-  if (o.policy == "seq") return run_host(pscan::seq, o, distributed, rank);
+  if (o.policy == "seq") return run_host<V>(pscan::seq, o, distributed, rank);
   if (o.policy == "omp") {
 #if defined(_OPENMP)
-    return run_host(pscan::omp.threads(o.threads), o, distributed, rank);
+    return run_host<V>(pscan::omp.threads(o.threads), o, distributed, rank);
 #else
     throw std::runtime_error("this build of pscan has no OpenMP policy");
 #endif
@@ -48,19 +54,20 @@ result run(const options& o, bool distributed, int rank) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // The inputs are 0s and 1s: every prefix fits in int32 up to this many elements in all.
-  constexpr std::int64_t max_total = (std::int64_t{1} << 31) - 1;
-  CLI::App app{"pscan-scaling: weak scaling of pscan::distributed (inclusive_scan of int32)"};
+  CLI::App app{"pscan-scaling: scaling of pscan::distributed (inclusive_scan)"};
   options o;
   CLI::App* ranks = app.add_subcommand(
-      "ranks", "under mpirun: pscan::distributed(MPI_COMM_WORLD, <policy>), n elements per rank");
+      "ranks", "under mpirun: pscan::distributed(<exchange>, <policy>), n elements per rank");
   CLI::App* single = app.add_subcommand("single", "one process: <policy> on n elements");
   for (CLI::App* mode : {ranks, single}) {
     mode->add_option("--policy", o.policy, "seq, omp, cuda_chained or cuda_multipass")
         ->check(CLI::IsMember({"seq", "omp", "cuda_chained", "cuda_multipass"}))
         ->capture_default_str();
+    mode->add_option("--type", o.type, "the values: int32 or float")
+        ->check(CLI::IsMember({"int32", "float"}))
+        ->capture_default_str();
     mode->add_option("--n", o.n, "elements (per rank under `ranks`)")
-        ->check(CLI::Range(std::int64_t{1}, max_total))
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 34))
         ->capture_default_str();
     mode->add_option("--threads", o.threads, "omp threads; 0: OpenMP's default")
         ->check(CLI::NonNegativeNumber);
@@ -68,6 +75,10 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
   }
+  ranks->add_option("--exchange", o.exchange,
+                    "mpi (any policy) or nccl (a CUDA policy, one GPU a rank)")
+      ->check(CLI::IsMember({"mpi", "nccl"}))
+      ->capture_default_str();
   app.require_subcommand(1);
   CLI11_PARSE(app, argc, argv);
 
@@ -80,20 +91,20 @@ int main(int argc, char** argv) {
   }
   result r;
   try {
-    if (o.n > max_total / size) {
-      throw std::runtime_error("n x ranks is over 2^31 - 1: the int32 prefixes would overflow");
+    if (o.exchange == "nccl" && o.policy.rfind("cuda", 0) != 0) {
+      throw std::runtime_error("--exchange nccl needs a CUDA policy");
     }
-    r = run(o, distributed, rank);
+    r = o.type == "float" ? run<float>(o, distributed, rank) : run<std::int32_t>(o, distributed, rank);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "pscan-scaling: %s\n", e.what());
     if (distributed) MPI_Abort(MPI_COMM_WORLD, 2);
     return 2;
   }
   if (rank == 0) {
-    std::printf("%s,%s,%d,%d,%lld,%lld,%.4f,%.4f,%.2f,%s\n", distributed ? "ranks" : "single",
+    std::printf("%s,%s,%d,%d,%lld,%lld,%.4f,%.4f,%.2f,%s,%s,%s\n", distributed ? "ranks" : "single",
                 o.policy.c_str(), size, o.threads, static_cast<long long>(o.n),
                 static_cast<long long>(o.n) * size, r.median_ms, r.min_ms, r.exchange_us,
-                r.valid ? "yes" : "no");
+                r.valid ? "yes" : "no", o.type.c_str(), distributed ? o.exchange.c_str() : "none");
   }
   if (distributed) MPI_Finalize();
   return r.valid ? 0 : 1;

@@ -45,9 +45,20 @@ struct kinds_of<F, std::void_t<typename F::distributed_kinds>> {
 template <class F>
 using kinds_of_t = typename kinds_of<F>::type;
 
+// The distributed policy of a fixture: its own distributed_policy() (another communicator), else
+// MPI_COMM_WORLD with its policy doing the local work.
+template <class F, class = void>
+struct has_distributed_policy : std::false_type {};
+template <class F>
+struct has_distributed_policy<F, std::void_t<decltype(F::distributed_policy())>> : std::true_type {};
+
 template <class F>
 auto distributed_policy() {
-  return pscan::distributed(MPI_COMM_WORLD, F::policy());
+  if constexpr (has_distributed_policy<F>::value) {
+    return F::distributed_policy();
+  } else {
+    return pscan::distributed(MPI_COMM_WORLD, F::policy());
+  }
 }
 
 // Each rank draws its own data; PSCAN_TEST_SEED pins every rank's seed.

@@ -1,0 +1,33 @@
+#pragma once
+// The algorithms of pscan::distributed over NCCL whose few bytes per rank cross through the
+// hosts: the MPI backend's, with the same local policy. reduce returns its value to the host
+// anyway; the segmented algorithms exchange (total, head) pairs and boundary keys through one
+// MPI_Allgather, their local work on the GPU as with any local policy.
+
+#include "policy.hpp"
+
+#include <distributed/reduce.hpp>
+#include <distributed/segmented_reduce.hpp>
+#include <distributed/segmented_scan.hpp>
+
+#include <utility>
+
+namespace pscan::nccl {
+
+#define PSCAN_NCCL_OVER_MPI(name)                                         \
+  template <class Local, class... A>                                      \
+  auto name(const policy<Local>& p, A&&... args)                          \
+      -> decltype(mpi::name(detail::over_mpi(p), std::forward<A>(args)...)) { \
+    return mpi::name(detail::over_mpi(p), std::forward<A>(args)...);      \
+  }
+
+PSCAN_NCCL_OVER_MPI(reduce)
+PSCAN_NCCL_OVER_MPI(segmented_inclusive_scan)
+PSCAN_NCCL_OVER_MPI(segmented_exclusive_scan)
+PSCAN_NCCL_OVER_MPI(inclusive_scan_by_key)
+PSCAN_NCCL_OVER_MPI(exclusive_scan_by_key)
+PSCAN_NCCL_OVER_MPI(segmented_reduce)
+
+#undef PSCAN_NCCL_OVER_MPI
+
+}  // namespace pscan::nccl

@@ -1,0 +1,146 @@
+#pragma once
+// The rank totals of the scans and reduce_into over NCCL, kept on the GPUs. The hosts first agree
+// over MPI on every rank's arguments and size (exchange.hpp: one MPI_Allgather, no GPU work
+// waited for), which tells every rank which totals exist and whether any rank needs one. Then, on
+// the local policy's stream: each rank's total (a reduce_into of its range, first element as the
+// init, so no identity is needed) into its record, one ncclAllGather of the records, and a
+// reduce_into of the lower ranks' records, in rank order, into the carry-in that the local scan
+// reads as a future_value. No host synchronisation.
+
+#include "communicator.hpp"
+#include "policy.hpp"
+
+#include <distributed/exchange.hpp>
+#include <distributed/local.hpp>
+
+#include <cuda_common/check.cuh>
+#include <cuda_common/runtime/temporary.cuh>
+
+#include <pscan/detail/config.hpp>
+#include <pscan/detail/dispatch.hpp>
+#include <pscan/detail/index_iterator.hpp>
+#include <pscan/future_value.hpp>
+#include <pscan/reduce.hpp>
+
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace pscan::nccl::detail {
+
+using mpi::detail::maybe;
+using mpi::detail::maybe_op;
+
+// it[0] converted to T, read where the reduce runs: a rank's first element as its total's init.
+template <class T, class It>
+struct first_element {
+  It it;
+  PSCAN_HOST_DEVICE operator T() const { return static_cast<T>(it[0]); }
+};
+
+// Output: the reduce's value into a record, marked present.
+template <class T>
+struct present_record {
+  struct writer {
+    maybe<T>* record;
+    template <class U>
+    PSCAN_HOST_DEVICE const writer& operator=(const U& value) const {
+      *record = maybe<T>{static_cast<T>(value), true};
+      return *this;
+    }
+  };
+  maybe<T>* record;
+  PSCAN_HOST_DEVICE writer operator()(std::int64_t) const { return writer{record}; }
+};
+
+// Output: a record's value into *out.
+template <class OutIt>
+struct record_value {
+  struct writer {
+    OutIt out;
+    template <class T>
+    PSCAN_HOST_DEVICE const writer& operator=(const maybe<T>& record) const {
+      *out = record.value;
+      return *this;
+    }
+  };
+  OutIt out;
+  PSCAN_HOST_DEVICE writer operator()(std::int64_t) const { return writer{out}; }
+};
+
+}  // namespace pscan::nccl::detail
+
+namespace pscan::detail {
+template <class T, class It>
+struct init_traits<nccl::detail::first_element<T, It>> {
+  using value_type = T;
+  static constexpr bool deferred = true;
+};
+}  // namespace pscan::detail
+
+namespace pscan::nccl::detail {
+
+// Every rank's size, after every rank's argument checks (a bad argument anywhere throws on every
+// rank, before any work is queued). `check` runs this rank's checks and returns its n.
+template <class Local, class Check>
+std::vector<std::int64_t> agreed_sizes(const policy<Local>& p, const mpi::detail::place& where,
+                                       const char* algorithm, Check&& check) {
+  return mpi::detail::exchange<std::int64_t>(p.comm.mpi(), where, algorithm, [&] {
+    p.comm.check_device(algorithm);
+    return check();
+  });
+}
+
+// Whether any of ranks 0 .. upto-1 holds elements.
+inline bool any_elements(const std::vector<std::int64_t>& sizes, int upto) {
+  for (int r = 0; r < upto; ++r) {
+    if (sizes[static_cast<std::size_t>(r)] > 0) return true;
+  }
+  return false;
+}
+
+// A call's device records: one per rank, then the folded one.
+template <class T>
+class records {
+ public:
+  template <class Local>
+  explicit records(const policy<Local>& p)
+      : size_(p.comm.size()), buffer_(static_cast<std::size_t>(size_) + 1, p.local) {}
+  maybe<T>* rank(int r) const { return buffer_.data() + r; }
+  maybe<T>* folded() const { return buffer_.data() + size_; }
+  // The folded value, for a local scan's init.
+  future_value<T> folded_value() const { return future_value<T>(&folded()->value); }
+
+ private:
+  int size_;
+  cuda::temporary_buffer<maybe<T>> buffer_;
+};
+
+// Queues this rank's total into its record (`needed`; an empty range's record says nothing), then
+// the all-gather that gives every rank every record. Every rank of the call runs it.
+template <class T, class Local, class InIt, class Op>
+void all_gather_totals(const policy<Local>& p, const records<T>& all, bool needed, InIt first,
+                       std::int64_t n, Op op) {
+  const cudaStream_t stream = cuda::explicit_stream(p.local.stream);
+  maybe<T>* const mine = all.rank(p.comm.rank());
+  if (needed && n > 0) {
+    pscan::reduce_into(p.local, first + 1, first + n,
+                       pscan::detail::make_index_iterator(present_record<T>{mine}),
+                       first_element<T, InIt>{first}, op);
+  } else if (needed) {
+    PSCAN_CUDA_CHECK(cudaMemsetAsync(mine, 0, sizeof(maybe<T>), stream));  // present: false
+  }
+  check_nccl(ncclAllGather(mine, all.rank(0), sizeof(maybe<T>), ncclUint8, p.comm.nccl(), stream),
+             "ncclAllGather");
+}
+
+// Queues init op the records of ranks 0 .. upto-1 (those present), in rank order, into `out`.
+template <class T, class Local, class OutIt, class Op>
+void fold_records(const policy<Local>& p, const records<T>& all, int upto, OutIt out,
+                  const maybe<T>& init, Op op) {
+  pscan::reduce_into(p.local, all.rank(0), all.rank(upto), out, init, maybe_op<Op>{op});
+}
+
+}  // namespace pscan::nccl::detail
