@@ -12,10 +12,22 @@
 #include <pscan/scan.hpp>
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace pscan::nccl {
 namespace detail {
+
+// The init of a local scan from its carry-in: the value of init (a host maybe<T> holding one), or
+// the carry-in in device memory.
+template <class T>
+const T& local_init(const maybe<T>& carry) {
+  return carry.value;
+}
+template <class T>
+future_value<T> local_init(const future_value<T>& carry) {
+  return carry;
+}
 
 // Runs scan(carry) on this rank: carry is init (a maybe<T>) or, when a lower rank holds elements,
 // init op their totals as a future_value in device memory.
@@ -48,7 +60,7 @@ OutIt inclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, O
       p, "pscan::inclusive_scan", first, last, out, op, detail::maybe<T>{},
       [&](const auto& carry) {
         if constexpr (std::is_same_v<std::decay_t<decltype(carry)>, detail::maybe<T>>) {
-          return pscan::inclusive_scan(p.local, first, last, out, op);  // no init, no lower total
+          return pscan::inclusive_scan(p.local, first, last, out, op);  // nothing before it
         } else {
           return pscan::inclusive_scan(p.local, first, last, out, op, carry);
         }
@@ -60,11 +72,7 @@ OutIt inclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, O
   return detail::scan_after_lower_ranks<T>(
       p, "pscan::inclusive_scan", first, last, out, op, detail::maybe<T>{init, true},
       [&](const auto& carry) {
-        if constexpr (std::is_same_v<std::decay_t<decltype(carry)>, detail::maybe<T>>) {
-          return pscan::inclusive_scan(p.local, first, last, out, op, carry.value);
-        } else {
-          return pscan::inclusive_scan(p.local, first, last, out, op, carry);
-        }
+        return pscan::inclusive_scan(p.local, first, last, out, op, detail::local_init(carry));
       });
 }
 
@@ -73,11 +81,7 @@ OutIt exclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, T
   return detail::scan_after_lower_ranks<T>(
       p, "pscan::exclusive_scan", first, last, out, op, detail::maybe<T>{init, true},
       [&](const auto& carry) {
-        if constexpr (std::is_same_v<std::decay_t<decltype(carry)>, detail::maybe<T>>) {
-          return pscan::exclusive_scan(p.local, first, last, out, carry.value, op);
-        } else {
-          return pscan::exclusive_scan(p.local, first, last, out, carry, op);
-        }
+        return pscan::exclusive_scan(p.local, first, last, out, detail::local_init(carry), op);
       });
 }
 
