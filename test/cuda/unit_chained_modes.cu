@@ -1,20 +1,28 @@
 // cuda_chained's paths that the shared conformance cases do not reach: the chained kernel with
-// both look-backs (decoupled, deterministic tree) over many tile counts, the cluster kernel with
-// both tile sizes over every cluster size, which operators
-// .deterministic() sends to the tree, back-to-back calls that grow the stream's cached tile
-// state while earlier calls are still queued, scans captured into a CUDA graph and replayed
-// (each replay must start from fresh tile state, not the captured epoch), and libpscan's cache.
+// both look-backs (decoupled, deterministic tree) over many tile counts, the tree over entries
+// of five tile-state words, the cluster kernel with both tile sizes over every cluster size,
+// which operators .deterministic() sends to the tree, back-to-back calls that grow the stream's
+// cached tile state while earlier calls are still queued, scans captured into a CUDA graph and
+// replayed (each replay must start from fresh tile state, not the captured epoch), and
+// libpscan's cache.
 
+#include "conformance/value_kinds.hpp"
 #include "device_fixture.cuh"
 #include "unit_support.cuh"
 
 #include <cuda_chained/scan.cuh>
 #include <cuda_common/runtime/tile_state_cache.cuh>
 
+#include <pscan/detail/segmented_generic.hpp>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -47,7 +55,63 @@ std::int64_t first_mismatch(const std::vector<T>& want, const std::vector<T>& go
   return -1;
 }
 
+// Waits for the work queued on `stream`, at most `seconds`. A kernel still running then is taken
+// for hung: the test reports it and ends the process, since nothing queued after it could run.
+void finish_or_exit(cudaStream_t stream, int seconds, const char* what) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  cudaError_t status;
+  while ((status = cudaStreamQuery(stream)) == cudaErrorNotReady) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      std::fprintf(stderr, "FAILED: %s did not finish within %d s (hung)\n", what, seconds);
+      std::_Exit(1);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  PSCAN_CUDA_CHECK(status);
+}
+
 }  // namespace
+
+// The tree look-back over 20-byte accumulators, five tile-state words an entry: the generic
+// segmented path's (2x2 matrix, head) pairs in 1024-item tiles, three calls in a row on the
+// stream's cached tile state at each tile count around 32 and 32^2 (tree levels 1 to 3), against
+// a host loop. Every call must finish within a minute.
+TEST_CASE("deterministic look-back over 20-byte accumulators") {
+  using conformance::mat2;
+  using pair = pscan::detail::flagged<mat2>;
+  static_assert(sizeof(pair) == 20);
+  CONFORMANCE_SEEDED_RANDOM(random);
+  const auto p = pscan::cuda_chained.on(test_stream()).deterministic();
+  constexpr std::int64_t tile = pscan::chained::tuning<pair>::tile_items;
+  const conformance::mat2_product op{};
+  for (std::int64_t tiles : {31, 32, 33, 512, 1023, 1024, 1025}) {
+    const std::int64_t n = tiles * tile;
+    if (n > conformance::size_cap()) continue;
+    std::vector<mat2> values(static_cast<std::size_t>(n));
+    std::vector<std::uint8_t> flags(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const auto r = random.next();
+      values[i] = mat2{static_cast<std::uint32_t>(r & 3), static_cast<std::uint32_t>(r >> 2 & 3),
+                       static_cast<std::uint32_t>(r >> 4 & 3), static_cast<std::uint32_t>(r >> 6 & 3)};
+      flags[i] = random.one_in(64) ? 1 : 0;
+    }
+    std::vector<mat2> expected(values);
+    for (std::size_t i = 1; i < values.size(); ++i) {
+      if (flags[i] == 0) expected[i] = op(expected[i - 1], values[i]);
+    }
+    auto in = conformance::device_memory::upload(values);
+    auto heads = conformance::device_memory::upload(flags);
+    for (int call = 0; call < 3; ++call) {
+      INFO(tiles, " tiles of ", tile, ", call ", call);
+      auto out = conformance::device_memory::upload(std::vector<mat2>(values.size()));
+      pscan::detail::inclusive_scan_by_heads(
+          p, in.begin(), pscan::detail::flag_heads<const std::uint8_t*>{heads.begin()}, n,
+          out.begin(), op);
+      finish_or_exit(test_stream(), 60, "a deterministic scan of 20-byte accumulators");
+      CHECK(first_mismatch(expected, conformance::device_memory::download(out)) == -1);
+    }
+  }
+}
 
 // Both tile shapes, called directly: which one a call gets depends on n and the GPU's SM count.
 // The conformance cases' sizes stay within the one-block and cluster kernels under the
