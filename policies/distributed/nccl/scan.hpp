@@ -12,6 +12,7 @@
 #include <pscan/scan.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -36,7 +37,8 @@ OutIt scan_after_lower_ranks(const policy<Local>& p, const char* algorithm, InIt
                              OutIt out, Op op, const maybe<T>& init, Scan&& scan) {
   using pscan::detail::arg;
   const mpi::detail::place where{p.comm.rank(), p.comm.size()};
-  const std::vector<std::int64_t> sizes = agreed_sizes(p, where, algorithm, [&] {
+  std::optional<records<T>> all;
+  const std::vector<std::int64_t> sizes = agree(p, where, algorithm, all, [&] {
     return pscan::detail::checked_range(p.local, algorithm, arg("first", first), arg("last", last),
                                         arg("out", out));
   });
@@ -44,11 +46,10 @@ OutIt scan_after_lower_ranks(const policy<Local>& p, const char* algorithm, InIt
   // Totals cross when a rank below the last holds elements: every rank knows it, so every rank
   // joins the all-gather or none does.
   if (!any_elements(sizes, where.size - 1)) return scan(init);
-  const records<T> all(p);
-  all_gather_totals(p, all, where.rank + 1 < where.size, first, n, op);
+  all_gather_totals(p, *all, where.rank + 1 < where.size, first, n, op);
   if (n == 0 || !any_elements(sizes, where.rank)) return scan(init);
-  fold_records(p, all, where.rank, all.folded(), init, op);
-  return scan(all.folded_value());
+  fold_records(p, *all, where.rank, all->folded(), init, op);
+  return scan(all->folded_value());
 }
 
 }  // namespace detail
@@ -91,7 +92,8 @@ void reduce_into(const policy<Local>& p, InIt first, InIt last, OutIt result, T 
   constexpr const char* name = "pscan::reduce_into";
   using pscan::detail::arg;
   const mpi::detail::place where{p.comm.rank(), p.comm.size()};
-  const std::vector<std::int64_t> sizes = detail::agreed_sizes(p, where, name, [&] {
+  std::optional<detail::records<T>> all;
+  const std::vector<std::int64_t> sizes = detail::agree(p, where, name, all, [&] {
     const std::int64_t n =
         pscan::detail::checked_range(p.local, name, arg("first", first), arg("last", last));
     pscan::detail::check_argument(p.local, name, "result", result, 1);
@@ -101,9 +103,8 @@ void reduce_into(const policy<Local>& p, InIt first, InIt last, OutIt result, T 
     pscan::reduce_into(p.local, first, first, result, init, op);  // init, on every rank
     return;
   }
-  const detail::records<T> all(p);
-  detail::all_gather_totals(p, all, true, first, last - first, op);
-  detail::fold_records(p, all, where.size,
+  detail::all_gather_totals(p, *all, true, first, last - first, op);
+  detail::fold_records(p, *all, where.size,
                        pscan::detail::make_index_iterator(detail::record_value<OutIt>{result}),
                        detail::maybe<T>{init, true}, op);
 }

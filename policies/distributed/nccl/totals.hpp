@@ -26,6 +26,7 @@
 #include <nccl.h>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace pscan::nccl::detail {
@@ -82,17 +83,6 @@ struct init_traits<nccl::detail::first_element<T, It>> {
 
 namespace pscan::nccl::detail {
 
-// Every rank's size, after every rank's argument checks (a bad argument anywhere throws on every
-// rank, before any work is queued). `check` runs this rank's checks and returns its n.
-template <class Local, class Check>
-std::vector<std::int64_t> agreed_sizes(const policy<Local>& p, const mpi::detail::place& where,
-                                       const char* algorithm, Check&& check) {
-  return mpi::detail::exchange<std::int64_t>(p.comm.mpi(), where, algorithm, [&] {
-    p.comm.check_device(algorithm);
-    return check();
-  });
-}
-
 // Whether any of ranks 0 .. upto-1 holds elements.
 inline bool any_elements(const std::vector<std::int64_t>& sizes, int upto) {
   for (int r = 0; r < upto; ++r) {
@@ -117,6 +107,22 @@ class records {
   int size_;
   cuda::temporary_buffer<maybe<T>> buffer_;
 };
+
+// A call's agreement: every rank's size, once every rank has checked its arguments (`check` runs
+// this rank's checks and returns its n) and allocated the call's records. A bad argument or a
+// failed allocation anywhere throws on every rank, before any GPU work is queued, so no rank is
+// left waiting in the all-gather.
+template <class T, class Local, class Check>
+std::vector<std::int64_t> agree(const policy<Local>& p, const mpi::detail::place& where,
+                                const char* algorithm, std::optional<records<T>>& all,
+                                Check&& check) {
+  return mpi::detail::exchange<std::int64_t>(p.comm.mpi(), where, algorithm, [&] {
+    p.comm.check_device(algorithm);
+    const std::int64_t n = check();
+    all.emplace(p);
+    return n;
+  });
+}
 
 // Queues this rank's total into its record (`needed`; an empty range's record says nothing), then
 // the all-gather that gives every rank every record. Every rank of the call runs it.
