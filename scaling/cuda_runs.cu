@@ -32,10 +32,8 @@ int host_rank() {
 template <class V, class Local>
 result run_on_device(const Local& local, const options& o, bool distributed, int rank,
                      cudaStream_t stream) {
-  const std::vector<V> host_in = make_input<V>(o.n, rank);
-  if (ones(distributed ? MPI_COMM_WORLD : MPI_COMM_NULL, host_in) > INT32_MAX) {
-    throw std::runtime_error("more than 2^31 - 1 ones in all: the int32 prefixes would overflow");
-  }
+  const std::vector<V> host_in =
+      make_input<V>(o.n, rank, distributed ? MPI_COMM_WORLD : MPI_COMM_NULL);
   const std::size_t bytes = host_in.size() * sizeof(V);
   V *in = nullptr, *out = nullptr;
   PSCAN_CUDA_CHECK(cudaMalloc(&in, bytes));

@@ -24,10 +24,8 @@ using scaling::result;
 
 template <class V, class Policy>
 result run_host(const Policy& policy, const options& o, bool distributed, int rank) {
-  const std::vector<V> in = scaling::make_input<V>(o.n, rank);
-  if (scaling::ones(distributed ? MPI_COMM_WORLD : MPI_COMM_NULL, in) > INT32_MAX) {
-    throw std::runtime_error("more than 2^31 - 1 ones in all: the int32 prefixes would overflow");
-  }
+  const std::vector<V> in =
+      scaling::make_input<V>(o.n, rank, distributed ? MPI_COMM_WORLD : MPI_COMM_NULL);
   std::vector<V> out(in.size());
   const auto nothing = [] {};
   const auto download = [&] { return out; };

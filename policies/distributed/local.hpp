@@ -4,10 +4,12 @@
 // host needs comes back as the host result of a pscan::reduce).
 
 #include <pscan/detail/config.hpp>
+#include <pscan/detail/dispatch.hpp>
 #include <pscan/detail/index_iterator.hpp>
 #include <pscan/reduce.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace pscan::mpi::detail {
 
@@ -63,12 +65,31 @@ T load(const Local& local, It at) {
   return pscan::reduce(local, one, one + 1, maybe<T>{}, maybe_op<right>{}).value;
 }
 
-// in[0] op ... op in[n-1] (n >= 1) in the accumulator type T, as a host value: the first element
-// is the reduce's init, so no identity is needed.
+// How many leading elements of a range of n (n >= 1) stand in for the init of its reduce, which
+// has no identity to start from: at least one, and for a raw pointer as many as put the rest on a
+// 16-byte boundary, where the local reduce reads whole 16-byte units (a range one element past
+// the boundary would be read element by element).
+template <class It>
+std::int64_t leading_count(It first, std::int64_t n) {
+  using V = pscan::detail::value_type_t<It>;
+  std::int64_t k = 1;
+  if constexpr (std::is_pointer_v<It> && 16 % sizeof(V) == 0) {
+    const auto misalignment = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(first) % 16);
+    if (misalignment % static_cast<std::int64_t>(sizeof(V)) == 0) {
+      k = (misalignment == 0 ? 16 : 16 - misalignment) / static_cast<std::int64_t>(sizeof(V));
+    }
+  }
+  return k < n ? k : n;
+}
+
+// in[0] op ... op in[n-1] (n >= 1) in the accumulator type T, as a host value: the leading
+// elements (leading_count), reduced from "nothing", are the rest's init.
 template <class T, class Local, class It, class Op>
 T local_total(const Local& local, It in, std::int64_t n, Op op) {
-  const T first = load<T>(local, in);
-  return n == 1 ? first : pscan::reduce(local, in + 1, in + n, first, op);
+  const std::int64_t k = leading_count(in, n);
+  const auto lifted = pscan::detail::make_index_iterator(present_as<T, It>{in});
+  const T leading = pscan::reduce(local, lifted, lifted + k, maybe<T>{}, maybe_op<Op>{op}).value;
+  return k == n ? leading : pscan::reduce(local, in + k, in + n, leading, op);
 }
 
 }  // namespace pscan::mpi::detail

@@ -2,8 +2,8 @@
 // The rank totals of the scans and reduce_into over NCCL, kept on the GPUs. The hosts first agree
 // over MPI on every rank's arguments and size (exchange.hpp: one MPI_Allgather, no GPU work
 // waited for), which tells every rank which totals exist and whether any rank needs one. Then, on
-// the local policy's stream: each rank's total (a reduce_into of its range, first element as the
-// init, so no identity is needed) into its record, one ncclAllGather of the records, and a
+// the local policy's stream: each rank's total (a reduce_into of its range, its leading elements
+// as the init, so no identity is needed) into its record, one ncclAllGather of the records, and a
 // reduce_into of the lower ranks' records, in rank order, into the carry-in that the local scan
 // reads as a future_value. No host synchronisation.
 
@@ -34,11 +34,18 @@ namespace pscan::nccl::detail {
 using mpi::detail::maybe;
 using mpi::detail::maybe_op;
 
-// it[0] converted to T, read where the reduce runs: a rank's first element as its total's init.
-template <class T, class It>
-struct first_element {
+// it[0] op ... op it[count-1] (count >= 1) in T, read where the reduce runs: a rank's leading
+// elements (mpi::detail::leading_count) as its total's init.
+template <class T, class It, class Op>
+struct leading_elements {
   It it;
-  PSCAN_HOST_DEVICE operator T() const { return static_cast<T>(it[0]); }
+  std::int64_t count;
+  Op op;
+  PSCAN_HOST_DEVICE operator T() const {
+    T total = static_cast<T>(it[0]);
+    for (std::int64_t i = 1; i < count; ++i) total = static_cast<T>(op(total, it[i]));
+    return total;
+  }
 };
 
 // Output: the reduce's value into a record, marked present.
@@ -74,8 +81,8 @@ struct record_value {
 }  // namespace pscan::nccl::detail
 
 namespace pscan::detail {
-template <class T, class It>
-struct init_traits<nccl::detail::first_element<T, It>> {
+template <class T, class It, class Op>
+struct init_traits<nccl::detail::leading_elements<T, It, Op>> {
   using value_type = T;
   static constexpr bool deferred = true;
 };
@@ -132,9 +139,10 @@ void all_gather_totals(const policy<Local>& p, const records<T>& all, bool neede
   const cudaStream_t stream = cuda::explicit_stream(p.local.stream);
   maybe<T>* const mine = all.rank(p.comm.rank());
   if (needed && n > 0) {
-    pscan::reduce_into(p.local, first + 1, first + n,
+    const std::int64_t k = mpi::detail::leading_count(first, n);
+    pscan::reduce_into(p.local, first + k, first + n,
                        pscan::detail::make_index_iterator(present_record<T>{mine}),
-                       first_element<T, InIt>{first}, op);
+                       leading_elements<T, InIt, Op>{first, k, op}, op);
   } else if (needed) {
     PSCAN_CUDA_CHECK(cudaMemsetAsync(mine, 0, sizeof(maybe<T>), stream));  // present: false
   }
