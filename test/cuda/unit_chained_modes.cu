@@ -1,6 +1,6 @@
 // cuda_chained's paths that the shared conformance cases do not reach: the chained kernel with
 // both look-backs (decoupled, deterministic tree) over many tile counts, the tree over entries
-// of five tile-state words, the cluster kernel with both tile sizes over every cluster size,
+// of four and five tile-state words, the cluster kernel with both tile sizes over every cluster size,
 // which operators .deterministic() sends to the tree, back-to-back calls that grow the stream's
 // cached tile state while earlier calls are still queued, scans captured into a CUDA graph and
 // replayed (each replay must start from fresh tile state, not the captured epoch), and
@@ -72,43 +72,49 @@ void finish_or_exit(cudaStream_t stream, int seconds, const char* what) {
 
 }  // namespace
 
-// The tree look-back over 20-byte accumulators, five tile-state words an entry: the generic
-// segmented path's (2x2 matrix, head) pairs in 1024-item tiles, three calls in a row on the
-// stream's cached tile state at each tile count around 32 and 32^2 (tree levels 1 to 3), against
-// a host loop. Every call must finish within a minute.
-TEST_CASE("deterministic look-back over 20-byte accumulators") {
-  using conformance::mat2;
-  using pair = pscan::detail::flagged<mat2>;
-  static_assert(sizeof(pair) == 20);
+// Deterministic segmented scans of accumulators over several tile-state words (vec3 and 2x2
+// matrix values with their head flag: 16 and 20 bytes), by the generic lifted path and by the
+// fused kernel, three calls in a row on the stream's cached tile state at each tile count around
+// 32 and 32^2 (tree levels 1 to 3), against a host loop. Their kernels' warps reach the named
+// barriers with lanes apart (cuda_common/block/barrier.cuh); every call must finish within a
+// minute.
+TEST_CASE_TEMPLATE("deterministic segmented scans finish at tree edges", K, conformance::vec3_sum,
+                   conformance::mat2_chain) {
+  using T = typename K::value_type;
+  using pair = pscan::detail::flagged<T>;
   CONFORMANCE_SEEDED_RANDOM(random);
   const auto p = pscan::cuda_chained.on(test_stream()).deterministic();
   constexpr std::int64_t tile = pscan::chained::tuning<pair>::tile_items;
-  const conformance::mat2_product op{};
-  for (std::int64_t tiles : {31, 32, 33, 512, 1023, 1024, 1025}) {
+  const typename K::op_type op{};
+  for (std::int64_t tiles : {31, 32, 33, 40, 512, 1023, 1024, 1025}) {
     const std::int64_t n = tiles * tile;
     if (n > conformance::size_cap()) continue;
-    std::vector<mat2> values(static_cast<std::size_t>(n));
+    std::vector<T> values(static_cast<std::size_t>(n));
     std::vector<std::uint8_t> flags(values.size());
     for (std::size_t i = 0; i < values.size(); ++i) {
-      const auto r = random.next();
-      values[i] = mat2{static_cast<std::uint32_t>(r & 3), static_cast<std::uint32_t>(r >> 2 & 3),
-                       static_cast<std::uint32_t>(r >> 4 & 3), static_cast<std::uint32_t>(r >> 6 & 3)};
+      values[i] = K::make(random);
       flags[i] = random.one_in(64) ? 1 : 0;
     }
-    std::vector<mat2> expected(values);
+    std::vector<T> expected(values);
     for (std::size_t i = 1; i < values.size(); ++i) {
       if (flags[i] == 0) expected[i] = op(expected[i - 1], values[i]);
     }
     auto in = conformance::device_memory::upload(values);
     auto heads = conformance::device_memory::upload(flags);
-    for (int call = 0; call < 3; ++call) {
-      INFO(tiles, " tiles of ", tile, ", call ", call);
-      auto out = conformance::device_memory::upload(std::vector<mat2>(values.size()));
-      pscan::detail::inclusive_scan_by_heads(
-          p, in.begin(), pscan::detail::flag_heads<const std::uint8_t*>{heads.begin()}, n,
-          out.begin(), op);
-      finish_or_exit(test_stream(), 60, "a deterministic scan of 20-byte accumulators");
-      CHECK(first_mismatch(expected, conformance::device_memory::download(out)) == -1);
+    for (const bool fused : {false, true}) {
+      for (int call = 0; call < 3; ++call) {
+        INFO(tiles, " tiles of ", tile, (fused ? ", fused" : ", generic"), " path, call ", call);
+        auto out = conformance::device_memory::upload(std::vector<T>(values.size()));
+        if (fused) {
+          pscan::segmented_inclusive_scan(p, in.begin(), in.end(), heads.begin(), out.begin(), op);
+        } else {
+          pscan::detail::inclusive_scan_by_heads(
+              p, in.begin(), pscan::detail::flag_heads<const std::uint8_t*>{heads.begin()}, n,
+              out.begin(), op);
+        }
+        finish_or_exit(test_stream(), 60, "a deterministic segmented scan");
+        CHECK(first_mismatch(expected, conformance::device_memory::download(out)) == -1);
+      }
     }
   }
 }
