@@ -6,6 +6,8 @@
 #include <pscan/detail/config.hpp>
 #include <pscan/detail/dispatch.hpp>
 #include <pscan/detail/index_iterator.hpp>
+#include <pscan/future_value.hpp>
+#include <pscan/policy.hpp>
 #include <pscan/reduce.hpp>
 
 #include <cstdint>
@@ -82,14 +84,45 @@ std::int64_t leading_count(It first, std::int64_t n) {
   return k < n ? k : n;
 }
 
-// in[0] op ... op in[n-1] (n >= 1) in the accumulator type T, as a host value: the leading
-// elements (leading_count), reduced from "nothing", are the rest's init.
+// it[0] op ... op it[count-1] (count >= 1) in T, read where the reduce runs (a deferred init: on
+// the device for a CUDA policy): a range's leading elements as the init of the rest's reduce.
+template <class T, class It, class Op>
+struct leading_elements {
+  It it;
+  std::int64_t count;
+  Op op;
+  PSCAN_HOST_DEVICE operator T() const {
+    T total = static_cast<T>(it[0]);
+    for (std::int64_t i = 1; i < count; ++i) total = static_cast<T>(op(total, it[i]));
+    return total;
+  }
+};
+
+// The leading elements (leading_count) of in[0 .. n), n >= 1.
+template <class T, class It, class Op>
+leading_elements<T, It, Op> leading_elements_of(It in, std::int64_t n, Op op) {
+  return {in, leading_count(in, n), op};
+}
+
+// in[0] op ... op in[n-1] (n >= 1) in the accumulator type T, as a host value: one reduce of the
+// rest from the leading elements, read on the device by a CUDA policy (one launch, one wait) and
+// on the host by the others (their ranges are host memory).
 template <class T, class Local, class It, class Op>
 T local_total(const Local& local, It in, std::int64_t n, Op op) {
-  const std::int64_t k = leading_count(in, n);
-  const auto lifted = pscan::detail::make_index_iterator(present_as<T, It>{in});
-  const T leading = pscan::reduce(local, lifted, lifted + k, maybe<T>{}, maybe_op<Op>{op}).value;
-  return k == n ? leading : pscan::reduce(local, in + k, in + n, leading, op);
+  const leading_elements<T, It, Op> leading = leading_elements_of<T>(in, n, op);
+  if constexpr (policy_takes_future_values_v<Local>) {
+    return pscan::reduce(local, in + leading.count, in + n, leading, op);
+  } else {
+    return pscan::reduce(local, in + leading.count, in + n, static_cast<T>(leading), op);
+  }
 }
 
 }  // namespace pscan::mpi::detail
+
+namespace pscan::detail {
+template <class T, class It, class Op>
+struct init_traits<mpi::detail::leading_elements<T, It, Op>> {
+  using value_type = T;
+  static constexpr bool deferred = true;
+};
+}  // namespace pscan::detail

@@ -34,20 +34,6 @@ namespace pscan::nccl::detail {
 using mpi::detail::maybe;
 using mpi::detail::maybe_op;
 
-// it[0] op ... op it[count-1] (count >= 1) in T, read where the reduce runs: a rank's leading
-// elements (mpi::detail::leading_count) as its total's init.
-template <class T, class It, class Op>
-struct leading_elements {
-  It it;
-  std::int64_t count;
-  Op op;
-  PSCAN_HOST_DEVICE operator T() const {
-    T total = static_cast<T>(it[0]);
-    for (std::int64_t i = 1; i < count; ++i) total = static_cast<T>(op(total, it[i]));
-    return total;
-  }
-};
-
 // Output: the reduce's value into a record, marked present.
 template <class T>
 struct present_record {
@@ -77,18 +63,6 @@ struct record_value {
   OutIt out;
   PSCAN_HOST_DEVICE writer operator()(std::int64_t) const { return writer{out}; }
 };
-
-}  // namespace pscan::nccl::detail
-
-namespace pscan::detail {
-template <class T, class It, class Op>
-struct init_traits<nccl::detail::leading_elements<T, It, Op>> {
-  using value_type = T;
-  static constexpr bool deferred = true;
-};
-}  // namespace pscan::detail
-
-namespace pscan::nccl::detail {
 
 // Whether any of ranks 0 .. upto-1 holds elements.
 inline bool any_elements(const std::vector<std::int64_t>& sizes, int upto) {
@@ -139,10 +113,9 @@ void all_gather_totals(const policy<Local>& p, const records<T>& all, bool neede
   const cudaStream_t stream = cuda::explicit_stream(p.local.stream);
   maybe<T>* const mine = all.rank(p.comm.rank());
   if (needed && n > 0) {
-    const std::int64_t k = mpi::detail::leading_count(first, n);
-    pscan::reduce_into(p.local, first + k, first + n,
-                       pscan::detail::make_index_iterator(present_record<T>{mine}),
-                       leading_elements<T, InIt, Op>{first, k, op}, op);
+    const auto leading = mpi::detail::leading_elements_of<T>(first, n, op);
+    pscan::reduce_into(p.local, first + leading.count, first + n,
+                       pscan::detail::make_index_iterator(present_record<T>{mine}), leading, op);
   } else if (needed) {
     PSCAN_CUDA_CHECK(cudaMemsetAsync(mine, 0, sizeof(maybe<T>), stream));  // present: false
   }
