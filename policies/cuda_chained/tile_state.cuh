@@ -97,14 +97,24 @@ class tile_state {
   }
 
   __device__ void publish(std::uint64_t entry, const T& value, tile_status status) const {
-    const std::uint64_t tag = epoch_ << 1 | (status == tile_status::prefix ? 1u : 0u);
+    const std::uint32_t tag = epoch_ << 1 | (status == tile_status::prefix ? 1u : 0u);
     std::uint32_t bits[chunks] = {};
     std::memcpy(bits, &value, sizeof(T));
 #pragma unroll
     for (int c = 0; c < chunks; ++c) {
       device_atomic(words_[entry * entry_words + c])
-          .store(tag << 32 | bits[c], ::cuda::memory_order_relaxed);
+          .store(tagged_word(tag, bits[c]), ::cuda::memory_order_relaxed);
     }
+  }
+
+  // (tag << 32 | chunk), joined by a PTX move the compiler cannot look through. A chunk may hold
+  // a value's padding, whose bits C++ leaves indeterminate: joined with integer arithmetic, the
+  // compiler may let them reach the tag's bits (seen with 16-byte (value, head) pairs: a flipped
+  // tag bit, an entry that never reads as published, a look-back that waits forever).
+  __device__ static std::uint64_t tagged_word(std::uint32_t tag, std::uint32_t chunk) {
+    std::uint64_t word;
+    asm("mov.b64 %0, {%1, %2};" : "=l"(word) : "r"(chunk), "r"(tag));
+    return word;
   }
 
   __device__ probe poll(std::uint64_t entry) const {
