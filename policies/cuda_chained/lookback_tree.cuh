@@ -16,6 +16,8 @@
 
 #include <cuda_common/utility.cuh>
 
+#include <pscan/detail/segmented_generic.hpp>
+
 #include <cstdint>
 #include <type_traits>
 
@@ -56,6 +58,14 @@ __host__ __device__ constexpr std::uint64_t tree_entries(std::uint64_t tiles) {
   }
   return entries;
 }
+
+// A segmented scan's lifted operator returns its right operand, bit for bit, whenever that starts
+// a segment: whatever lies left of a head is absorbed, in any grouping.
+template <class T, class Op>
+inline constexpr bool absorbs_at_heads_v = false;
+template <class T, class Op>
+inline constexpr bool absorbs_at_heads_v<pscan::detail::flagged<T>, pscan::detail::lifted_op<Op>> =
+    true;
 
 __device__ inline std::uint64_t tree_entry(int level, std::uint64_t node, std::uint64_t tiles) {
   std::uint64_t first = 0;
@@ -99,6 +109,35 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
   // level is never polled again: a round of polls waits only on the levels still missing.
   constexpr unsigned int all_levels = (1u << Levels) - 1;
   unsigned int complete = 0;
+  // The nodes this tile publishes: one per level its digits are 31 from level 0 up.
+  int publishes = 0;
+  while (publishes + 1 < Levels && digit(publishes) == 31) ++publishes;
+  // Segmented scans: the prefix is whole once the levels below one with a head are complete and
+  // that level's nodes from its last head on are in (level cut_level, lanes from cut_lane). The
+  // fixed combination absorbs whatever lies left of a head, so the prefix has the full tree's
+  // bits when the lanes left of the cut stand in as heads and the levels above are left out:
+  // op never sees a value that is not the input's.
+  int cut_level = Levels, cut_lane = 0;
+  auto whole_from_a_head = [&](const auto& nodes) {
+#pragma unroll
+    for (int l = 0; l < Levels; ++l) {
+      if (digit(l) == 0) continue;
+      const bool mine = lane < digit(l) && (in >> l & 1u) != 0;
+      const unsigned int lanes_in = __ballot_sync(~0u, mine);
+      const unsigned int heads = __ballot_sync(~0u, mine && nodes[l].head);
+      if (heads != 0) {
+        const int last_head = 31 - __clz(heads);
+        const unsigned int after = ((1u << digit(l)) - 1) & ~((2u << last_head) - 1);
+        if ((lanes_in & after) == after) {
+          cut_level = l;
+          cut_lane = last_head;
+          return true;
+        }
+      }
+      if ((complete >> l & 1u) == 0) return false;
+    }
+    return false;
+  };
   for (backoff poll_wait = wait;; poll_wait.pause()) {
 #pragma unroll
     for (int l = 0; l < Levels; ++l) {
@@ -126,14 +165,21 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
       }
     }
     if (complete == all_levels) break;
+    if constexpr (absorbs_at_heads_v<T, Op>) {
+      if (published == publishes && whole_from_a_head(node)) break;
+    }
   }
 
   // The prefix: level(top) op (... op level(0)), each level's nodes combined in lane order.
   bool has = false;
 #pragma unroll
   for (int l = 0; l < Levels; ++l) {
-    if (digit(l) == 0) continue;
-    const T level = level_value(l, node[l]);
+    if (digit(l) == 0 || l > cut_level) continue;
+    T mine = node[l];
+    if constexpr (absorbs_at_heads_v<T, Op>) {
+      if (l == cut_level && lane < cut_lane) mine.head = true;
+    }
+    const T level = level_value(l, mine);
     prefix = has ? static_cast<T>(op(level, prefix)) : level;
     has = true;
   }

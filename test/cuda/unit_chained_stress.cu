@@ -1,7 +1,8 @@
 // cuda_chained under load: 8 host threads, each with its own stream, run chained scans of many
 // sizes (one-block path and look-back path, packed and split tile state, both look-backs) while
 // other kernels occupy part of the GPU; every result is checked against a host loop. Then the
-// determinism promise: 50 deterministic float scans of 2^24 values, bitwise identical.
+// determinism promise: 50 deterministic float scans of 2^24 values, plain and segmented, bitwise
+// identical.
 
 #include "device_fixture.cuh"
 #include "unit_support.cuh"
@@ -194,8 +195,12 @@ TEST_CASE("8 streams of chained scans with other kernels in flight") {
   }
 }
 
-TEST_CASE("deterministic float scans are bitwise identical over 50 runs") {
-  constexpr std::int64_t n = std::int64_t{1} << 24;
+// 50 deterministic float scans of 2^24 values by `scan(policy, in, heads, out)`, half of them
+// with other kernels taking SMs (different timing, the same bits); the first checked against a
+// double-precision host loop that restarts at every head.
+template <class Scan>
+void check_bitwise_identical_runs(const std::vector<unsigned char>& head_flags, Scan scan) {
+  const std::int64_t n = static_cast<std::int64_t>(head_flags.size());
   CONFORMANCE_SEEDED_RANDOM(random);
   std::vector<float> input(static_cast<std::size_t>(n));
   // Mixed signs and magnitudes: sums round differently under any other association.
@@ -205,14 +210,15 @@ TEST_CASE("deterministic float scans are bitwise identical over 50 runs") {
   }
   owned_stream stream;
   stream_buffer<float> in(input.size(), stream.get()), out(input.size(), stream.get());
+  stream_buffer<unsigned char> heads(head_flags.size(), stream.get());
   upload(input, in, stream.get());
+  upload(head_flags, heads, stream.get());
   const auto p = pscan::cuda_chained.on(stream.get()).deterministic();
   std::vector<float> first;
   for (int run = 0; run < 50; ++run) {
-    // Half the runs with other kernels taking SMs: different timing, same bits.
     std::optional<other_kernels> in_flight;
     if (run % 2 == 1) in_flight.emplace();
-    pscan::inclusive_scan(p, in.begin(), in.end(), out.begin());
+    scan(p, in.begin(), in.end(), heads.begin(), out.begin());
     auto got = download(out, input.size(), stream.get());
     if (run == 0) {
       first = std::move(got);
@@ -221,13 +227,36 @@ TEST_CASE("deterministic float scans are bitwise identical over 50 runs") {
     INFO("run ", run);
     REQUIRE(std::memcmp(got.data(), first.data(), first.size() * sizeof(float)) == 0);
   }
-  // And it is the scan: close to a double-precision host loop.
   double sum = 0, magnitude = 0;
   for (std::int64_t i = 0; i < n; ++i) {
+    if (head_flags[i]) sum = magnitude = 0;
     sum += input[i];
     magnitude += std::fabs(input[i]);
     if (std::fabs(first[i] - sum) > 1e-4 * magnitude + 1e-30) {
       FAIL("deterministic scan is off at ", i, ": ", first[i], " vs ", sum);
     }
   }
+}
+
+TEST_CASE("deterministic float scans are bitwise identical over 50 runs") {
+  check_bitwise_identical_runs(std::vector<unsigned char>(std::size_t{1} << 24),
+                               [](const auto& p, auto first, auto last, auto, auto out) {
+                                 pscan::inclusive_scan(p, first, last, out);
+                               });
+}
+
+// A segmented tree look-back may stop at a predecessor that starts a segment: it must still give
+// the full tree's bits, whichever predecessors were in when it stopped. Segments of 1 to 2^17
+// elements (up to 16 tiles).
+TEST_CASE("deterministic segmented float scans are bitwise identical over 50 runs") {
+  CONFORMANCE_SEEDED_RANDOM(random);
+  std::vector<unsigned char> heads(std::size_t{1} << 24);
+  for (std::size_t i = 0; i < heads.size();) {
+    heads[i] = 1;
+    i += static_cast<std::size_t>(random.between(1, 1 << int(random.between(0, 17))));
+  }
+  check_bitwise_identical_runs(heads, [](const auto& p, auto first, auto last, auto flags,
+                                         auto out) {
+    pscan::segmented_inclusive_scan(p, first, last, flags, out);
+  });
 }
