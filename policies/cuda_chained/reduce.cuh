@@ -24,7 +24,6 @@
 #include <pscan/future_value.hpp>
 
 #include <cstdint>
-#include <optional>
 
 namespace pscan::chained {
 namespace impl {
@@ -79,24 +78,14 @@ auto reduce_to_sink(const policy& p, InIt first, std::int64_t n, const Init& ini
     return sink;
   }
   const auto kernel = &impl::reduce_kernel<A, InIt, Op, sink_type, Init>;
-  // An input that one block reads in one pass needs no partials, no counter and no occupancy
-  // query: host work that a small reduce, whose launch is most of its time, would wait for.
-  const bool one_block = n <= std::int64_t{range::warp_items} * range::warps;
-  const std::int64_t blocks =
-      one_block ? 1 : cuda::share_blocks<range>(reinterpret_cast<const void*>(kernel), n);
+  const std::int64_t blocks = cuda::share_blocks<range>(reinterpret_cast<const void*>(kernel), n);
   // The counters, then the partials (256-byte aligned).
-  std::optional<call_state> scratch;
-  tile_counters* counters = nullptr;
-  A* partials = nullptr;
-  if (!one_block) {
-    scratch.emplace(p, tile_counters_bytes + sizeof(A) * blocks, impl::reduce_layout);
-    counters = static_cast<tile_counters*>(scratch->data());
-    partials = reinterpret_cast<A*>(static_cast<unsigned char*>(scratch->data()) +
-                                    tile_counters_bytes);
-  }
+  call_state scratch(p, tile_counters_bytes + sizeof(A) * blocks, impl::reduce_layout);
+  auto* const base = static_cast<unsigned char*>(scratch.data());
+  A* partials = reinterpret_cast<A*>(base + tile_counters_bytes);
   const sink_type sink = make_sink();
   kernel<<<static_cast<unsigned int>(blocks), cfg::block_threads, 0, p.stream>>>(
-      first, n, init, op, counters, partials, sink);
+      first, n, init, op, static_cast<tile_counters*>(scratch.data()), partials, sink);
   PSCAN_CUDA_CHECK_LAUNCH();
   return sink;
 }
