@@ -73,11 +73,12 @@ void finish_or_exit(cudaStream_t stream, int seconds, const char* what) {
 }  // namespace
 
 // Deterministic segmented scans of accumulators over several tile-state words (vec3 and 2x2
-// matrix values with their head flag: 16 and 20 bytes), by the generic lifted path and by the
-// fused kernel, three calls in a row on the stream's cached tile state at each tile count around
-// 32 and 32^2 (tree levels 1 to 3), against a host loop. Their kernels' warps reach the named
-// barriers with lanes apart (cuda_common/block/barrier.cuh); every call must finish within a
-// minute.
+// matrix values with their head flag: 16 and 20 bytes, padded after the flag), by the generic
+// lifted path and by the fused kernel, three calls in a row on the stream's cached tile state, at
+// input sizes of the generic path's tile counts around 32 and 32^2 (tree levels 1 to 3; the
+// fused kernel cuts the same inputs into its own tiles), against a host loop. Padding bits that
+// reach a tile-state tag make such calls wait forever (tile_state.cuh): every call must finish
+// within a minute.
 TEST_CASE_TEMPLATE("deterministic segmented scans finish at tree edges", K, conformance::vec3_sum,
                    conformance::mat2_chain) {
   using T = typename K::value_type;
