@@ -1,5 +1,6 @@
 # cmake -P script: install the pscan build at PSCAN_BUILD_DIR into a fresh prefix, then configure,
-# build and run the consumer project at CONSUMER_SOURCE_DIR against it, all under WORK_DIR.
+# build and run the consumer project at CONSUMER_SOURCE_DIR against it, all under WORK_DIR. With
+# CUDA_COMPILER, the consumer's CUDA program is built too; the install_consumer_cuda test runs it.
 # Fails (non-zero exit) at the first step that fails.
 
 foreach(required PSCAN_BUILD_DIR CONSUMER_SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
@@ -24,7 +25,13 @@ if(CONFIG)
   set(config_args --config ${CONFIG})
 endif()
 run_step("installing pscan" ${CMAKE_COMMAND} --install ${PSCAN_BUILD_DIR} --prefix ${prefix} ${config_args})
+# A CUDA compiler, but never CMAKE_CUDA_ARCHITECTURES: the consumer takes the compiler's default.
+set(cuda_args)
+if(CUDA_COMPILER)
+  set(cuda_args -D CMAKE_CUDA_COMPILER=${CUDA_COMPILER})
+endif()
 run_step("configuring the consumer" ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${build}
-         -G ${GENERATOR} -D CMAKE_CXX_COMPILER=${CXX_COMPILER} -D CMAKE_PREFIX_PATH=${prefix})
+         -G ${GENERATOR} -D CMAKE_CXX_COMPILER=${CXX_COMPILER} -D CMAKE_PREFIX_PATH=${prefix}
+         ${cuda_args})
 run_step("building the consumer" ${CMAKE_COMMAND} --build ${build} ${config_args})
 run_step("running the consumer" ${build}/pscan_consumer)

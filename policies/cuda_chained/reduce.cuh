@@ -18,6 +18,7 @@
 #include <cuda_common/device_result.cuh>
 #include <cuda_common/launch.cuh>
 #include <cuda_common/runtime/host_result.cuh>
+#include <cuda_common/target.cuh>
 #include <cuda_common/tile/tile_reduce.cuh>
 #include <cuda_common/utility.cuh>
 
@@ -31,33 +32,37 @@ namespace impl {
 // Reduce's scratch (counters, partials) has no tags: its own buffer per stream.
 inline constexpr int reduce_layout = 0;
 
-template <class A, class InIt, class Op, class Sink, class Init>
-__global__ void __launch_bounds__(tuning<A>::block_threads)
+template <class Build, class A, class InIt, class Op, class Sink, class Init>
+__global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
     reduce_kernel(InIt first, std::int64_t n, Init init, Op op, tile_counters* counters,
                   A* partials, Sink result) {
-  using cfg = tuning<A>;
-  using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
-  __shared__ typename range::storage storage;
-  __shared__ bool is_last;
-  bool has_total;  // true: the host launches at most one block per warp segment
-  // This block's share; when it is alone, the whole input.
-  A all = range::reduce_block_share(first, n, op, storage, has_total);
-  if (gridDim.x > 1) {
-    if (threadIdx.x == 0) {
-      partials[blockIdx.x] = all;
-      __threadfence();  // release the partial before counting this block done
-      is_last = atomicAdd(&counters->done, 1u) == gridDim.x - 1;
-      if (is_last) {
-        atomicExch(&counters->done, 0u);
-        __threadfence();  // acquire: every partial is visible from here on
+  if constexpr (cuda::compiling<Build>) {
+    using cfg = tuning<A, Build::target>;
+    using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
+    __shared__ typename range::storage storage;
+    __shared__ bool is_last;
+    bool has_total;  // true: the host launches at most one block per warp segment
+    // This block's share; when it is alone, the whole input.
+    A all = range::reduce_block_share(first, n, op, storage, has_total);
+    if (gridDim.x > 1) {
+      if (threadIdx.x == 0) {
+        partials[blockIdx.x] = all;
+        __threadfence();  // release the partial before counting this block done
+        is_last = atomicAdd(&counters->done, 1u) == gridDim.x - 1;
+        if (is_last) {
+          atomicExch(&counters->done, 0u);
+          __threadfence();  // acquire: every partial is visible from here on
+        }
       }
+      __syncthreads();  // also ends every thread's use of `storage` by the first reduction
+      if (!is_last) return;
+      all = range::reduce(partials, gridDim.x, op, storage, has_total);
     }
-    __syncthreads();  // also ends every thread's use of `storage` by the first reduction
-    if (!is_last) return;
-    all = range::reduce(partials, gridDim.x, op, storage, has_total);
+    // One call site of publish: a second one costs registers (spills for 16-byte types).
+    if (threadIdx.x == 0) result.publish(static_cast<A>(op(static_cast<const A&>(init), all)));
+  } else {
+    __trap();
   }
-  // One call site of publish: a second one costs registers (spills for 16-byte types).
-  if (threadIdx.x == 0) result.publish(static_cast<A>(op(static_cast<const A&>(init), all)));
 }
 
 }  // namespace impl
@@ -69,25 +74,29 @@ template <class InIt, class Init, class Op, class MakeSink>
 auto reduce_to_sink(const policy& p, InIt first, std::int64_t n, const Init& init, Op op,
                     MakeSink make_sink) {
   using A = pscan::detail::init_value_t<Init>;
-  using cfg = tuning<A>;
-  using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
   using sink_type = decltype(make_sink());
   if (n == 0) {
     const sink_type sink = make_sink();
     cuda::publish_init(p.stream, sink, init);
     return sink;
   }
-  const auto kernel = &impl::reduce_kernel<A, InIt, Op, sink_type, Init>;
-  const std::int64_t blocks = cuda::share_blocks<range>(reinterpret_cast<const void*>(kernel), n);
-  // The counters, then the partials (256-byte aligned).
-  call_state scratch(p, tile_counters_bytes + sizeof(A) * blocks, impl::reduce_layout);
-  auto* const base = static_cast<unsigned char*>(scratch.data());
-  A* partials = reinterpret_cast<A*>(base + tile_counters_bytes);
-  const sink_type sink = make_sink();
-  kernel<<<static_cast<unsigned int>(blocks), cfg::block_threads, 0, p.stream>>>(
-      first, n, init, op, static_cast<tile_counters*>(scratch.data()), partials, sink);
-  PSCAN_CUDA_CHECK_LAUNCH();
-  return sink;
+  return cuda::with_build([&](auto build) {
+    using Build = decltype(build);
+    using cfg = tuning<A, Build::target>;
+    using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
+    const auto kernel = &impl::reduce_kernel<Build, A, InIt, Op, sink_type, Init>;
+    const std::int64_t blocks =
+        cuda::share_blocks<range>(reinterpret_cast<const void*>(kernel), n);
+    // The counters, then the partials (256-byte aligned).
+    call_state scratch(p, tile_counters_bytes + sizeof(A) * blocks, impl::reduce_layout);
+    auto* const base = static_cast<unsigned char*>(scratch.data());
+    A* partials = reinterpret_cast<A*>(base + tile_counters_bytes);
+    const sink_type sink = make_sink();
+    kernel<<<static_cast<unsigned int>(blocks), cfg::block_threads, 0, p.stream>>>(
+        first, n, init, op, static_cast<tile_counters*>(scratch.data()), partials, sink);
+    PSCAN_CUDA_CHECK_LAUNCH();
+    return sink;
+  });
 }
 
 }  // namespace pscan::chained

@@ -15,6 +15,7 @@
 
 #include <cuda_common/check.cuh>
 #include <cuda_common/runtime/device_info.cuh>
+#include <cuda_common/target.cuh>
 #include <cuda_common/utility.cuh>
 
 #include <pscan/error.hpp>
@@ -49,11 +50,12 @@ inline constexpr bool grouping_free_v<pscan::detail::flagged<T>, pscan::detail::
     grouping_free_v<T, Op>;
 
 // The chained kernel over tiles of ITEMS items per thread.
-template <int ITEMS, bool Exclusive, bool HasInit, class Init, class InIt, class OutIt, class Op>
+template <class Build, int ITEMS, bool Exclusive, bool HasInit, class Init, class InIt,
+          class OutIt, class Op>
 void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const Init& init,
                   Op op) {
   using A = pscan::detail::init_value_t<Init>;
-  using block = chained_block_for<A, ITEMS, InIt>;
+  using block = chained_block_for<Build, A, ITEMS, InIt>;
   const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, block::tile::tile_items);
   // Tile ids are 32-bit tickets, the grid is one-dimensional, the tree has at most 5 levels: all
   // far beyond any GPU's memory.
@@ -74,23 +76,27 @@ void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const 
   if constexpr (may_need_tree) {
     if (tree) {
       return with_tree_levels(tiles, [&](auto levels) {
-        launch(&chained_scan_kernel<Exclusive, HasInit, levels, ITEMS, A, InIt, OutIt, Op, Init>);
+        launch(&chained_scan_kernel<Build, Exclusive, HasInit, levels, ITEMS, A, InIt, OutIt, Op,
+                                    Init>);
       });
     }
   }
-  launch(&chained_scan_kernel<Exclusive, HasInit, 0, ITEMS, A, InIt, OutIt, Op, Init>);
+  launch(&chained_scan_kernel<Build, Exclusive, HasInit, 0, ITEMS, A, InIt, OutIt, Op, Init>);
 }
 
 // The cluster kernel over tiles of ITEMS items a thread; false (nothing launched) when those
-// number more than max_cluster_tiles or than the device can hold in one cluster.
-template <int ITEMS, bool Exclusive, bool HasInit, class Init, class InIt, class OutIt, class Op>
+// number more than max_cluster_tiles (0 where the build has no clusters) or than the device can
+// hold in one cluster.
+template <class Build, int ITEMS, bool Exclusive, bool HasInit, class Init, class InIt,
+          class OutIt, class Op>
 bool cluster_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const Init& init,
                   Op op) {
   using A = pscan::detail::init_value_t<Init>;
-  using cfg = tuning<A>;
+  using cfg = tuning<A, Build::target>;
   const std::int64_t tiles = cuda::ceil_div(n, std::int64_t{cfg::scan_threads} * ITEMS);
   if (tiles > cfg::max_cluster_tiles) return false;
-  const auto kernel = &cluster_scan_kernel<Exclusive, HasInit, ITEMS, A, InIt, OutIt, Op, Init>;
+  const auto kernel =
+      &cluster_scan_kernel<Build, Exclusive, HasInit, ITEMS, A, InIt, OutIt, Op, Init>;
   if (tiles > cuda::max_cluster_blocks(reinterpret_cast<const void*>(kernel), cfg::scan_threads)) {
     return false;
   }
@@ -108,29 +114,38 @@ bool cluster_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const 
 }
 
 // Init: a value of the accumulator type, or a deferred init (read in the kernel) of that type.
-template <bool Exclusive, bool HasInit, class InIt, class OutIt, class Init, class Op>
-void scan(const policy& p, InIt first, InIt last, OutIt out, const Init& init, Op op) {
+template <class Build, bool Exclusive, bool HasInit, class InIt, class OutIt, class Init, class Op>
+void scan_for(const policy& p, InIt first, std::int64_t n, OutIt out, const Init& init, Op op) {
   using A = pscan::detail::init_value_t<Init>;
-  using cfg = tuning<A>;
-  const std::int64_t n = last - first;
+  using cfg = tuning<A, Build::target>;
   if (n <= cfg::register_tile_items) {
-    single_block_scan_kernel<Exclusive, HasInit, A>
+    single_block_scan_kernel<Build, Exclusive, HasInit, A>
         <<<1, cfg::scan_threads, 0, p.stream>>>(first, n, out, init, op);
     PSCAN_CUDA_CHECK_LAUNCH();
     return;
   }
   if constexpr (cfg::half_register_items > 0) {
-    if (cluster_scan<cfg::half_register_items, Exclusive, HasInit>(p, first, n, out, init, op)) {
+    if (cluster_scan<Build, cfg::half_register_items, Exclusive, HasInit>(p, first, n, out, init,
+                                                                          op)) {
       return;
     }
   }
-  if (cluster_scan<cfg::register_items, Exclusive, HasInit>(p, first, n, out, init, op)) return;
+  if (cluster_scan<Build, cfg::register_items, Exclusive, HasInit>(p, first, n, out, init, op)) {
+    return;
+  }
   const std::int64_t small_tiles = cuda::ceil_div<std::int64_t>(n, cfg::small_tile_items);
   if (small_tiles <= std::int64_t{cfg::small_tiles_per_sm} * cuda::current_device_info().sm_count) {
-    chained_scan<cfg::small_scan_items, Exclusive, HasInit>(p, first, n, out, init, op);
+    chained_scan<Build, cfg::small_scan_items, Exclusive, HasInit>(p, first, n, out, init, op);
   } else {
-    chained_scan<cfg::scan_items, Exclusive, HasInit>(p, first, n, out, init, op);
+    chained_scan<Build, cfg::scan_items, Exclusive, HasInit>(p, first, n, out, init, op);
   }
+}
+
+template <bool Exclusive, bool HasInit, class InIt, class OutIt, class Init, class Op>
+void scan(const policy& p, InIt first, InIt last, OutIt out, const Init& init, Op op) {
+  cuda::with_build([&](auto build) {
+    scan_for<decltype(build), Exclusive, HasInit>(p, first, last - first, out, init, op);
+  });
 }
 
 }  // namespace impl

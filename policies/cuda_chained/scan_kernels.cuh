@@ -39,35 +39,36 @@ namespace pscan::chained {
 // The chained kernel's block: tuning's scan_threads data threads of ITEMS items each, then one
 // look-back warp. A segmented input (accumulators flagged<T>) takes the segmented tile agent
 // over its plain values.
-template <class A, int ITEMS, bool Segmented = false>
+template <cuda::target Target, class A, int ITEMS, bool Segmented = false>
 struct chained_block {
-  static constexpr int data_threads = tuning<A>::scan_threads;
+  static constexpr int data_threads = tuning<A, Target>::scan_threads;
   static constexpr int threads = data_threads + cuda::warp_threads;
   static constexpr int lookback_warp = data_threads / cuda::warp_threads;
   using data_barrier = cuda::named_barrier<1, data_threads>;
   using carry_ready = cuda::named_barrier<2, threads>;  // look-back warp -> data warps
   using tile = cuda::shared_tile_scan<A, data_threads, ITEMS, data_barrier>;
-  static constexpr int min_blocks_per_sm = tuning<A>::scan_min_blocks_per_sm;
+  static constexpr int min_blocks_per_sm = tuning<A, Target>::scan_min_blocks_per_sm;
 };
-template <class T, int ITEMS>
-struct chained_block<pscan::detail::flagged<T>, ITEMS, true>
-    : chained_block<pscan::detail::flagged<T>, ITEMS> {
-  using base = chained_block<pscan::detail::flagged<T>, ITEMS>;
+template <cuda::target Target, class T, int ITEMS>
+struct chained_block<Target, pscan::detail::flagged<T>, ITEMS, true>
+    : chained_block<Target, pscan::detail::flagged<T>, ITEMS> {
+  using base = chained_block<Target, pscan::detail::flagged<T>, ITEMS>;
   using tile = cuda::segmented_tile_scan<T, base::data_threads, ITEMS, typename base::data_barrier>;
-  static constexpr int min_blocks_per_sm = tuning<T>::segmented_min_blocks_per_sm;
+  static constexpr int min_blocks_per_sm = tuning<T, Target>::segmented_min_blocks_per_sm;
 };
-template <class A, int ITEMS, class InIt>
-using chained_block_for = chained_block<A, ITEMS, cuda::is_segmented_input_v<InIt>>;
+template <class Build, class A, int ITEMS, class InIt>
+using chained_block_for = chained_block<Build::target, A, ITEMS, cuda::is_segmented_input_v<InIt>>;
 
 
 // The one-block and cluster kernels' tiles, in registers.
-template <class A, int ITEMS = tuning<A>::register_items>
-using register_tile = cuda::tile_scan<A, tuning<A>::scan_threads, ITEMS>;
+template <cuda::target Target, class A, int ITEMS = tuning<A, Target>::register_items>
+using register_tile = cuda::tile_scan<A, tuning<A, Target>::scan_threads, ITEMS>;
 
 // Run by the look-back warp of tile `tile`: deliver(carry) with its carry-in (init, when there
 // is one, comes first). A callback rather than a return value: the default kernels' code is
 // faster this way (docs/algorithms.md, "The carry goes to a callback").
-template <bool HasInit, int TreeLevels, class A, class Init, class Op, class Deliver>
+template <cuda::target Target, bool HasInit, int TreeLevels, class A, class Init, class Op,
+          class Deliver>
 __device__ void lookback_carry(const tile_state<A>& state, std::uint32_t tile, std::uint32_t tiles,
                                const Init& init, Op op, backoff wait, Deliver&& deliver) {
   if constexpr (TreeLevels > 0) {
@@ -85,110 +86,128 @@ __device__ void lookback_carry(const tile_state<A>& state, std::uint32_t tile, s
     deliver(cuda::tile_carry<A>{HasInit, static_cast<const A&>(init)});
   } else {
     deliver(cuda::tile_carry<A>{
-        true, decoupled_lookback<tuning<A>::lookback_items>(state, tile, op, wait)});
+        true, decoupled_lookback<tuning<A, Target>::lookback_items>(state, tile, op, wait)});
   }
 }
 
-template <bool Exclusive, bool HasInit, int TreeLevels, int ITEMS, class A, class InIt,
-          class OutIt, class Op, class Init>
-__global__ void __launch_bounds__(chained_block_for<A, ITEMS, InIt>::threads,
-                                  chained_block_for<A, ITEMS, InIt>::min_blocks_per_sm)
+template <class Build, bool Exclusive, bool HasInit, int TreeLevels, int ITEMS, class A,
+          class InIt, class OutIt, class Op, class Init>
+__global__ void __launch_bounds__(
+    chained_block_for<Build, A, ITEMS, InIt>::threads,
+    cuda::min_blocks_hint<Build>(chained_block_for<Build, A, ITEMS, InIt>::min_blocks_per_sm,
+                                 chained_block_for<Build, A, ITEMS, InIt>::threads))
     chained_scan_kernel(InIt first, std::int64_t n, OutIt out, Init init, Op op,
                         tile_state<A> state, std::uint32_t tiles) {
-  using cfg = tuning<A>;
-  using block = chained_block_for<A, ITEMS, InIt>;
-  constexpr bool deterministic = TreeLevels > 0;
-  constexpr int tile_items = block::tile::tile_items;
-  __shared__ typename block::tile::storage storage;
-  __shared__ cuda::uninitialized_array<A, 1> carry_value;
-  __shared__ bool carry_has;
-  __shared__ std::uint32_t tile_id;
+  if constexpr (cuda::compiling<Build>) {
+    using cfg = tuning<A, Build::target>;
+    using block = chained_block_for<Build, A, ITEMS, InIt>;
+    constexpr bool deterministic = TreeLevels > 0;
+    constexpr int tile_items = block::tile::tile_items;
+    __shared__ typename block::tile::storage storage;
+    __shared__ cuda::uninitialized_array<A, 1> carry_value;
+    __shared__ bool carry_has;
+    __shared__ std::uint32_t tile_id;
 
-  if (threadIdx.x == 0) tile_id = state.draw_ticket(tiles);
-  __syncthreads();
-  const std::uint32_t tile = tile_id;
-
-  if (cuda::warp_id() == block::lookback_warp) {
-    lookback_carry<HasInit, TreeLevels>(
-        state, tile, tiles, init, op, backoff{cfg::backoff_min_ns, cfg::backoff_max_ns},
-        [&](const cuda::tile_carry<A>& c) {
-          if (cuda::lane_id() == 0) {
-            carry_has = c.has;
-            carry_value[0] = c.value;
-          }
-          block::carry_ready::arrive();
-        });
-    return;
-  }
-
-  // Data warps. Successors wait on this tile's aggregate (the tree's node (0, tile)): it goes
-  // out before anything waits; the inclusive prefix follows once the carry is in.
-  auto carry_of = [&](const A& total) {
-    const bool publisher = threadIdx.x == 0;
-    // A segmented tile whose total starts a segment needs nothing from its left: its inclusive
-    // prefix is its aggregate, published as such at once.
-    bool own_prefix = false;
-    if constexpr (!deterministic && cuda::is_segmented_input_v<InIt>) own_prefix = total.head;
-    if (publisher && (deterministic || tile > 0 || own_prefix)) {
-      state.publish(tile, total, own_prefix ? tile_status::prefix : tile_status::aggregate);
-    }
-    block::carry_ready::sync();
-    const cuda::tile_carry<A> carry{carry_has, carry_value[0]};
-    if (!deterministic && publisher && !own_prefix) {
-      state.publish(tile, carry.has ? static_cast<A>(op(carry.value, total)) : total,
-                    tile_status::prefix);
-    }
-    return carry;
-  };
-  const std::int64_t offset = std::int64_t{tile} * tile_items;
-  const int valid = cuda::valid_items(n, offset, tile_items);
-  block::tile::template run<Exclusive>(first + offset, out + offset, valid, op, storage, carry_of);
-}
-
-template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op, class Init>
-__global__ void __launch_bounds__(tuning<A>::scan_threads)
-    single_block_scan_kernel(InIt first, std::int64_t n, OutIt out, Init init, Op op) {
-  using agent = register_tile<A>;
-  __shared__ typename agent::storage storage;
-  const pscan::detail::kept_init_t<Init> init_value = static_cast<const A&>(init);
-  agent::template run_at<Exclusive>(first, n, 0, out, op, storage, [&](const A&) {
-    return cuda::tile_carry<A>{HasInit, init_value};
-  });
-}
-
-// Launched with one cluster of gridDim.x (<= 32) blocks of ITEMS items a thread; sm_90 and
-// later only.
-template <bool Exclusive, bool HasInit, int ITEMS, class A, class InIt, class OutIt, class Op,
-          class Init>
-__global__ void __launch_bounds__(tuning<A>::scan_threads)
-    cluster_scan_kernel(InIt first, std::int64_t n, OutIt out, Init init, Op op) {
-#if __CUDA_ARCH__ >= 900
-  using agent = register_tile<A, ITEMS>;
-  const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
-  __shared__ typename agent::storage storage;
-  __shared__ cuda::uninitialized_array<A, 1> tile_total;
-  __shared__ cuda::uninitialized_array<A, 1> carry_value;
-  const int tile = static_cast<int>(cluster.block_rank());
-  auto carry_of = [&](const A& total) {
-    if (threadIdx.x == 0) tile_total[0] = total;
-    cluster.sync();  // every tile's total is out
-    if (cuda::warp_id() == 0 && tile > 0) {
-      const int lane = cuda::lane_id();
-      const A before = lane < tile ? *cluster.map_shared_rank(&tile_total[0], lane) : A{};
-      const A prefix = cuda::warp_range_reduce(before, 0, tile - 1, op);
-      if (lane == 0) {
-        carry_value[0] = HasInit ? static_cast<A>(op(static_cast<const A&>(init), prefix)) : prefix;
-      }
-    }
-    cluster.barrier_arrive();  // done reading the other blocks' shared memory
-    if (tile == 0) return cuda::tile_carry<A>{HasInit, static_cast<const A&>(init)};
+    if (threadIdx.x == 0) tile_id = state.draw_ticket(tiles);
     __syncthreads();
-    return cuda::tile_carry<A>{true, carry_value[0]};
-  };
-  agent::template run_at<Exclusive>(first, n, std::int64_t{tile} * agent::tile_items, out, op,
-                                    storage, carry_of);
-  cluster.barrier_wait();  // a block's shared memory must outlive the other blocks' reads
+    const std::uint32_t tile = tile_id;
+
+    if (cuda::warp_id() == block::lookback_warp) {
+      lookback_carry<Build::target, HasInit, TreeLevels>(
+          state, tile, tiles, init, op, backoff{cfg::backoff_min_ns, cfg::backoff_max_ns},
+          [&](const cuda::tile_carry<A>& c) {
+            if (cuda::lane_id() == 0) {
+              carry_has = c.has;
+              carry_value[0] = c.value;
+            }
+            block::carry_ready::arrive();
+          });
+      return;
+    }
+
+    // Data warps. Successors wait on this tile's aggregate (the tree's node (0, tile)): it goes
+    // out before anything waits; the inclusive prefix follows once the carry is in.
+    auto carry_of = [&](const A& total) {
+      const bool publisher = threadIdx.x == 0;
+      // A segmented tile whose total starts a segment needs nothing from its left: its inclusive
+      // prefix is its aggregate, published as such at once.
+      bool own_prefix = false;
+      if constexpr (!deterministic && cuda::is_segmented_input_v<InIt>) own_prefix = total.head;
+      if (publisher && (deterministic || tile > 0 || own_prefix)) {
+        state.publish(tile, total, own_prefix ? tile_status::prefix : tile_status::aggregate);
+      }
+      block::carry_ready::sync();
+      const cuda::tile_carry<A> carry{carry_has, carry_value[0]};
+      if (!deterministic && publisher && !own_prefix) {
+        state.publish(tile, carry.has ? static_cast<A>(op(carry.value, total)) : total,
+                      tile_status::prefix);
+      }
+      return carry;
+    };
+    const std::int64_t offset = std::int64_t{tile} * tile_items;
+    const int valid = cuda::valid_items(n, offset, tile_items);
+    block::tile::template run<Exclusive>(first + offset, out + offset, valid, op, storage,
+                                         carry_of);
+  } else {
+    __trap();
+  }
+}
+
+template <class Build, bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op,
+          class Init>
+__global__ void __launch_bounds__(tuning<A, Build::target>::scan_threads)
+    single_block_scan_kernel(InIt first, std::int64_t n, OutIt out, Init init, Op op) {
+  if constexpr (cuda::compiling<Build>) {
+    using agent = register_tile<Build::target, A>;
+    __shared__ typename agent::storage storage;
+    const pscan::detail::kept_init_t<Init> init_value = static_cast<const A&>(init);
+    agent::template run_at<Exclusive>(first, n, 0, out, op, storage, [&](const A&) {
+      return cuda::tile_carry<A>{HasInit, init_value};
+    });
+  } else {
+    __trap();
+  }
+}
+
+// Launched with one cluster of gridDim.x (<= 32) blocks of ITEMS items a thread, by the sm90
+// build only: thread block clusters need code compiled for sm_90 or later.
+template <class Build, bool Exclusive, bool HasInit, int ITEMS, class A, class InIt, class OutIt,
+          class Op, class Init>
+__global__ void __launch_bounds__(tuning<A, Build::target>::scan_threads)
+    cluster_scan_kernel(InIt first, std::int64_t n, OutIt out, Init init, Op op) {
+  if constexpr (cuda::compiling<Build> && Build::target == cuda::target::sm90) {
+    // False below sm_90, where cooperative_groups declares no clusters.
+#if __CUDA_ARCH__ >= 900
+    using agent = register_tile<Build::target, A, ITEMS>;
+    const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+    __shared__ typename agent::storage storage;
+    __shared__ cuda::uninitialized_array<A, 1> tile_total;
+    __shared__ cuda::uninitialized_array<A, 1> carry_value;
+    const int tile = static_cast<int>(cluster.block_rank());
+    auto carry_of = [&](const A& total) {
+      if (threadIdx.x == 0) tile_total[0] = total;
+      cluster.sync();  // every tile's total is out
+      if (cuda::warp_id() == 0 && tile > 0) {
+        const int lane = cuda::lane_id();
+        const A before = lane < tile ? *cluster.map_shared_rank(&tile_total[0], lane) : A{};
+        const A prefix = cuda::warp_range_reduce(before, 0, tile - 1, op);
+        if (lane == 0) {
+          carry_value[0] =
+              HasInit ? static_cast<A>(op(static_cast<const A&>(init), prefix)) : prefix;
+        }
+      }
+      cluster.barrier_arrive();  // done reading the other blocks' shared memory
+      if (tile == 0) return cuda::tile_carry<A>{HasInit, static_cast<const A&>(init)};
+      __syncthreads();
+      return cuda::tile_carry<A>{true, carry_value[0]};
+    };
+    agent::template run_at<Exclusive>(first, n, std::int64_t{tile} * agent::tile_items, out, op,
+                                      storage, carry_of);
+    cluster.barrier_wait();  // a block's shared memory must outlive the other blocks' reads
 #endif
+  } else {
+    __trap();
+  }
 }
 
 }  // namespace pscan::chained

@@ -12,6 +12,7 @@
 #include <cuda_common/algorithms/segmented_reduce.cuh>
 #include <cuda_common/algorithms/segmented_scans.cuh>
 #include <cuda_common/runtime/device_info.cuh>
+#include <cuda_common/target.cuh>
 #include <cuda_common/tile/segmented_tile_scan.cuh>
 
 #include <pscan/detail/segmented_generic.hpp>
@@ -28,17 +29,22 @@ template <class InIt, class Heads, class OutIt, class Init, class Op>
 void fused_segmented_scan(const policy& p, InIt values, std::int64_t n, Heads heads, OutIt out,
                           const Init& init, Op op) {
   using T = cuda::segmented_value_t<InIt, Init>;
-  using cfg = tuning<T>;
   using A = pscan::detail::flagged<T>;
   constexpr bool exclusive = !std::is_same_v<Init, cuda::no_init>;
   const cuda::segmented_input<InIt, Heads, Init> in{values, heads, init};
   const pscan::detail::lifted_op<Op> lifted{op};
-  const std::int64_t small_tiles = cuda::ceil_div<std::int64_t>(n, cfg::small_tile_items);
-  if (small_tiles <= std::int64_t{cfg::small_tiles_per_sm} * cuda::current_device_info().sm_count) {
-    impl::chained_scan<cfg::small_scan_items, exclusive, false>(p, in, n, out, A{}, lifted);
-  } else {
-    impl::chained_scan<cfg::scan_items, exclusive, false>(p, in, n, out, A{}, lifted);
-  }
+  cuda::with_build([&](auto build) {
+    using Build = decltype(build);
+    using cfg = tuning<T, Build::target>;
+    const std::int64_t small_tiles = cuda::ceil_div<std::int64_t>(n, cfg::small_tile_items);
+    if (small_tiles <=
+        std::int64_t{cfg::small_tiles_per_sm} * cuda::current_device_info().sm_count) {
+      impl::chained_scan<Build, cfg::small_scan_items, exclusive, false>(p, in, n, out, A{},
+                                                                         lifted);
+    } else {
+      impl::chained_scan<Build, cfg::scan_items, exclusive, false>(p, in, n, out, A{}, lifted);
+    }
+  });
 }
 
 template <class InIt, class OffIt, class OutIt, class T, class Op>

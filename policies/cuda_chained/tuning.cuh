@@ -1,7 +1,9 @@
 #pragma once
-// sm_90 (H100/H200) tuning of the chained kernels, by the size of the accumulator type. The
-// measurements behind each number are in docs/algorithms.md.
+// Tuning of the chained kernels, by target (cuda_common/target.cuh) and the size of the
+// accumulator type. sm90's numbers are measured on H100/H200 (docs/algorithms.md); sm80's keep
+// those shapes within the older GPUs' limits.
 
+#include <cuda_common/target.cuh>
 #include <cuda_common/tile/tile_io.cuh>
 
 #include <cstdint>
@@ -9,7 +11,8 @@
 
 namespace pscan::chained {
 
-template <class T>
+// sm_90 and later.
+template <class T, cuda::target Target>
 struct tuning {
   // Scans: tiles of 32 KiB kept in shared memory (256 data threads x 128 bytes, plus the
   // look-back warp), 6 blocks (192 KiB of tiles loading or waiting on their look-back) on an SM
@@ -56,6 +59,15 @@ struct tuning {
   // reduce: 512 threads reading 64 bytes each per step, one wave of blocks.
   static constexpr int block_threads = sizeof(T) <= 8 ? 512 : 128;
   static constexpr int items = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 8 : sizeof(T) <= 16 ? 8 : 4;
+};
+
+// sm_75 to sm_89, not measured: no thread block clusters (sm_90 brought them), and as many scan
+// blocks an SM as an A100's 164 KiB of shared memory holds tiles (4 of 32 KiB), so the kernel
+// may use those blocks' registers instead of six's 32.
+template <class T>
+struct tuning<T, cuda::target::sm80> : tuning<T, cuda::target::sm90> {
+  static constexpr int max_cluster_tiles = 0;
+  static constexpr int scan_min_blocks_per_sm = std::is_arithmetic_v<T> && sizeof(T) <= 8 ? 4 : 3;
 };
 
 }  // namespace pscan::chained

@@ -19,6 +19,7 @@
 #include <cuda_common/launch.cuh>
 #include <cuda_common/runtime/host_result.cuh>
 #include <cuda_common/runtime/temporary.cuh>
+#include <cuda_common/target.cuh>
 #include <cuda_common/tile/tile_reduce.cuh>
 
 #include <pscan/future_value.hpp>
@@ -41,15 +42,19 @@ __device__ __forceinline__ void store_total(const Sink& result, const A& total, 
 }
 
 // The reduction of the block's share of first[0..n), stored through `out` (see store_total).
-template <class A, class InIt, class Op, class Out, class Init>
-__global__ void __launch_bounds__(tuning<A>::block_threads)
+template <class Build, class A, class InIt, class Op, class Out, class Init>
+__global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
     reduce_kernel(InIt first, std::int64_t n, Out out, Init init, Op op) {
-  using cfg = tuning<A>;
-  using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
-  __shared__ typename range::storage storage;
-  bool has_total;  // true: the host launches at most one block per warp segment
-  const A total = range::reduce_block_share(first, n, op, storage, has_total);
-  if (threadIdx.x == 0) store_total(out, total, init, op);
+  if constexpr (cuda::compiling<Build>) {
+    using cfg = tuning<A, Build::target>;
+    using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
+    __shared__ typename range::storage storage;
+    bool has_total;  // true: the host launches at most one block per warp segment
+    const A total = range::reduce_block_share(first, n, op, storage, has_total);
+    if (threadIdx.x == 0) store_total(out, total, init, op);
+  } else {
+    __trap();
+  }
 }
 
 }  // namespace impl
@@ -61,28 +66,33 @@ template <class InIt, class Init, class Op, class MakeSink>
 auto reduce_to_sink(const policy& p, InIt first, std::int64_t n, const Init& init, Op op,
                     MakeSink make_sink) {
   using A = pscan::detail::init_value_t<Init>;
-  using cfg = tuning<A>;
-  using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
   if (n == 0) {
     const auto sink = make_sink();
     cuda::publish_init(p.stream, sink, init);
     return sink;
   }
-  const std::int64_t blocks = cuda::share_blocks<range>(
-      reinterpret_cast<const void*>(&impl::reduce_kernel<A, InIt, Op, A*, Init>), n);
-  // One block reduces `count` values from `in`, init first, into the sink.
-  const auto finish = [&](auto in, std::int64_t count) {
-    const auto sink = make_sink();
-    impl::reduce_kernel<A><<<1, cfg::block_threads, 0, p.stream>>>(in, count, sink, init, op);
+  return cuda::with_build([&](auto build) {
+    using Build = decltype(build);
+    using cfg = tuning<A, Build::target>;
+    using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
+    const std::int64_t blocks = cuda::share_blocks<range>(
+        reinterpret_cast<const void*>(&impl::reduce_kernel<Build, A, InIt, Op, A*, Init>), n);
+    // One block reduces `count` values from `in`, init first, into the sink.
+    const auto finish = [&](auto in, std::int64_t count) {
+      const auto sink = make_sink();
+      impl::reduce_kernel<Build, A>
+          <<<1, cfg::block_threads, 0, p.stream>>>(in, count, sink, init, op);
+      PSCAN_CUDA_CHECK_LAUNCH();
+      return sink;
+    };
+    if (blocks == 1) return finish(first, n);
+    cuda::temporary_buffer<A> partials(static_cast<std::size_t>(blocks), p);
+    impl::reduce_kernel<Build, A>
+        <<<static_cast<unsigned>(blocks), cfg::block_threads, 0, p.stream>>>(
+            first, n, partials.data(), init, op);
     PSCAN_CUDA_CHECK_LAUNCH();
-    return sink;
-  };
-  if (blocks == 1) return finish(first, n);
-  cuda::temporary_buffer<A> partials(static_cast<std::size_t>(blocks), p);
-  impl::reduce_kernel<A><<<static_cast<unsigned>(blocks), cfg::block_threads, 0, p.stream>>>(
-      first, n, partials.data(), init, op);
-  PSCAN_CUDA_CHECK_LAUNCH();
-  return finish(partials.data(), blocks);
+    return finish(partials.data(), blocks);
+  });
 }
 
 }  // namespace pscan::multipass

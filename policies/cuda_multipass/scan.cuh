@@ -15,6 +15,7 @@
 #include <cuda_common/check.cuh>
 #include <cuda_common/launch.cuh>
 #include <cuda_common/runtime/temporary.cuh>
+#include <cuda_common/target.cuh>
 #include <cuda_common/tile/segmented_tile_scan.cuh>
 #include <cuda_common/tile/tile_reduce.cuh>
 #include <cuda_common/tile/tile_scan.cuh>
@@ -29,67 +30,82 @@ namespace impl {
 
 // The tiles of a level: register tiles of the accumulator type A, or, over a segmented input
 // (accumulators flagged<T>), the segmented tile agent over its plain values T.
-template <class A, bool Segmented>
+template <cuda::target Target, class A, bool Segmented>
 struct level_tile {
-  using agent = cuda::tile_scan<A, tuning<A>::block_threads, tuning<A>::items>;
-  static constexpr int tile_items = tuning<A>::tile_items;
+  using cfg = tuning<A, Target>;
+  using agent = cuda::tile_scan<A, cfg::block_threads, cfg::items>;
+  static constexpr int tile_items = cfg::tile_items;
 };
-template <class T>
-struct level_tile<pscan::detail::flagged<T>, true> {
-  using agent = cuda::segmented_tile_scan<T, tuning<T>::block_threads, tuning<T>::items>;
-  static constexpr int tile_items = tuning<T>::tile_items;
+template <cuda::target Target, class T>
+struct level_tile<Target, pscan::detail::flagged<T>, true> {
+  using cfg = tuning<T, Target>;
+  using agent = cuda::segmented_tile_scan<T, cfg::block_threads, cfg::items>;
+  static constexpr int tile_items = cfg::tile_items;
 };
-template <class A, class InIt>
-using level_tile_for = level_tile<A, cuda::is_segmented_input_v<InIt>>;
+template <class Build, class A, class InIt>
+using level_tile_for = level_tile<Build::target, A, cuda::is_segmented_input_v<InIt>>;
 
 // totals[tile] = the ordered reduction of tile `tile` of first[0..n).
-template <class A, class InIt, class Op>
-__global__ void __launch_bounds__(tuning<A>::block_threads)
+template <class Build, class A, class InIt, class Op>
+__global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
     upsweep_kernel(InIt first, std::int64_t n, A* totals, Op op) {
-  using cfg = tuning<A>;
-  using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
-  __shared__ typename range::storage storage;
-  const std::int64_t tile = cuda::grid_block_index();
-  const std::int64_t offset = tile * cfg::tile_items;
-  if (offset >= n) return;
-  bool has_total;
-  const A total = range::reduce(first + offset, min(n - offset, std::int64_t{cfg::tile_items}), op,
-                                storage, has_total);
-  if (threadIdx.x == 0) totals[tile] = total;
+  if constexpr (cuda::compiling<Build>) {
+    using cfg = tuning<A, Build::target>;
+    using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
+    __shared__ typename range::storage storage;
+    const std::int64_t tile = cuda::grid_block_index();
+    const std::int64_t offset = tile * cfg::tile_items;
+    if (offset >= n) return;
+    bool has_total;
+    const A total = range::reduce(first + offset, min(n - offset, std::int64_t{cfg::tile_items}),
+                                  op, storage, has_total);
+    if (threadIdx.x == 0) totals[tile] = total;
+  } else {
+    __trap();
+  }
 }
 
 // The upsweep over a segmented input: totals[tile] = the tile's (aggregate, head).
-template <bool Exclusive, class A, class InIt, class Op>
-__global__ void __launch_bounds__(tuning<A>::block_threads)
+template <class Build, bool Exclusive, class A, class InIt, class Op>
+__global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
     segmented_upsweep_kernel(InIt first, std::int64_t n, A* totals, Op op) {
-  using level = level_tile_for<A, InIt>;
-  __shared__ typename level::agent::storage storage;
-  const std::int64_t tile = cuda::grid_block_index();
-  const std::int64_t offset = tile * level::tile_items;
-  if (offset >= n) return;
-  const int valid = static_cast<int>(min(n - offset, std::int64_t{level::tile_items}));
-  const A total = level::agent::template reduce<Exclusive>(first + offset, valid, op, storage);
-  if (threadIdx.x == 0) totals[tile] = total;
+  if constexpr (cuda::compiling<Build>) {
+    using level = level_tile_for<Build, A, InIt>;
+    __shared__ typename level::agent::storage storage;
+    const std::int64_t tile = cuda::grid_block_index();
+    const std::int64_t offset = tile * level::tile_items;
+    if (offset >= n) return;
+    const int valid = static_cast<int>(min(n - offset, std::int64_t{level::tile_items}));
+    const A total = level::agent::template reduce<Exclusive>(first + offset, valid, op, storage);
+    if (threadIdx.x == 0) totals[tile] = total;
+  } else {
+    __trap();
+  }
 }
 
 // Tile t > 0 starts from scanned_totals[t-1] (which includes init); tile 0 from init, if any.
 // Blocks take the tiles from the last one down: the upsweep read the last tiles most recently, so
 // the first downsweep reads still find them in L2 (up to its size, less DRAM traffic).
-template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op, class Init>
-__global__ void __launch_bounds__(tuning<A>::block_threads)
+template <class Build, bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op,
+          class Init>
+__global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
     downsweep_kernel(InIt first, std::int64_t n, OutIt out, const A* scanned_totals, Init init,
                      Op op) {
-  using level = level_tile_for<A, InIt>;
-  using agent = typename level::agent;
-  __shared__ typename agent::storage storage;
-  const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, level::tile_items);
-  const std::int64_t block = cuda::grid_block_index();
-  if (block >= tiles) return;
-  const std::int64_t tile = tiles - 1 - block;
-  const cuda::tile_carry<A> carry{
-      HasInit || tile > 0, tile > 0 ? scanned_totals[tile - 1] : static_cast<const A&>(init)};
-  agent::template run_at<Exclusive>(first, n, tile * level::tile_items, out, op, storage,
-                                    [&](const A&) { return carry; });
+  if constexpr (cuda::compiling<Build>) {
+    using level = level_tile_for<Build, A, InIt>;
+    using agent = typename level::agent;
+    __shared__ typename agent::storage storage;
+    const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, level::tile_items);
+    const std::int64_t block = cuda::grid_block_index();
+    if (block >= tiles) return;
+    const std::int64_t tile = tiles - 1 - block;
+    const cuda::tile_carry<A> carry{
+        HasInit || tile > 0, tile > 0 ? scanned_totals[tile - 1] : static_cast<const A&>(init)};
+    agent::template run_at<Exclusive>(first, n, tile * level::tile_items, out, op, storage,
+                                      [&](const A&) { return carry; });
+  } else {
+    __trap();
+  }
 }
 
 // Elements of the tile totals of one level, padded so that every level starts 16-byte aligned.
@@ -98,11 +114,11 @@ inline std::int64_t padded_totals(std::int64_t tiles) {
 }
 
 // Scratch for the totals of every level a scan of n elements in tiles of `tile_items` needs.
-template <class A>
+template <class Build, class A>
 std::int64_t scratch_elements(std::int64_t n, std::int64_t tile_items) {
   std::int64_t elements = 0;
   for (std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, tile_items); tiles > 1;
-       tiles = cuda::ceil_div<std::int64_t>(tiles, tuning<A>::tile_items)) {
+       tiles = cuda::ceil_div<std::int64_t>(tiles, tuning<A, Build::target>::tile_items)) {
     elements += padded_totals(tiles);
   }
   return elements;
@@ -111,27 +127,29 @@ std::int64_t scratch_elements(std::int64_t n, std::int64_t tile_items) {
 // One level: upsweep into this level's totals, scan them in place (the next levels use the
 // scratch after them), downsweep. A single tile needs no totals: it is scanned directly. Init: a
 // value of type A, or a deferred init (read in the kernel) of that type.
-template <bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Init, class Op>
+template <class Build, bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Init,
+          class Op>
 void scan_level(InIt first, std::int64_t n, OutIt out, const Init& init, Op op, A* scratch,
                 cudaStream_t stream) {
-  using cfg = tuning<A>;
-  const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, level_tile_for<A, InIt>::tile_items);
+  using cfg = tuning<A, Build::target>;
+  const std::int64_t tiles =
+      cuda::ceil_div<std::int64_t>(n, level_tile_for<Build, A, InIt>::tile_items);
   A* totals = nullptr;
   if (tiles > 1) {
     totals = scratch;
     if constexpr (cuda::is_segmented_input_v<InIt>) {
-      segmented_upsweep_kernel<Exclusive, A>
+      segmented_upsweep_kernel<Build, Exclusive, A>
           <<<cuda::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, totals, op);
     } else {
-      upsweep_kernel<A>
+      upsweep_kernel<Build, A>
           <<<cuda::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, totals, op);
     }
     PSCAN_CUDA_CHECK_LAUNCH();
     // totals[t] becomes init op total[0] op ... op total[t]: the carry-in of tile t + 1.
-    scan_level<false, HasInit, A>(totals, tiles, totals, init, op, scratch + padded_totals(tiles),
-                                  stream);
+    scan_level<Build, false, HasInit, A>(totals, tiles, totals, init, op,
+                                         scratch + padded_totals(tiles), stream);
   }
-  downsweep_kernel<Exclusive, HasInit, A>
+  downsweep_kernel<Build, Exclusive, HasInit, A>
       <<<cuda::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, out, totals, init, op);
   PSCAN_CUDA_CHECK_LAUNCH();
 }
@@ -140,9 +158,14 @@ template <bool Exclusive, bool HasInit, class InIt, class OutIt, class Init, cla
 void scan(const policy& p, InIt first, InIt last, OutIt out, const Init& init, Op op) {
   using A = pscan::detail::init_value_t<Init>;
   const std::int64_t n = last - first;
-  cuda::temporary_buffer<A> scratch(
-      static_cast<std::size_t>(scratch_elements<A>(n, level_tile_for<A, InIt>::tile_items)), p);
-  scan_level<Exclusive, HasInit, A>(first, n, out, init, op, scratch.data(), p.stream);
+  cuda::with_build([&](auto build) {
+    using Build = decltype(build);
+    cuda::temporary_buffer<A> scratch(
+        static_cast<std::size_t>(
+            scratch_elements<Build, A>(n, level_tile_for<Build, A, InIt>::tile_items)),
+        p);
+    scan_level<Build, Exclusive, HasInit, A>(first, n, out, init, op, scratch.data(), p.stream);
+  });
 }
 
 }  // namespace impl

@@ -12,6 +12,7 @@
 #include <cuda_common/algorithms/segmented_reduce.cuh>
 #include <cuda_common/algorithms/segmented_scans.cuh>
 #include <cuda_common/runtime/temporary.cuh>
+#include <cuda_common/target.cuh>
 #include <cuda_common/tile/segmented_tile_scan.cuh>
 
 #include <pscan/detail/segmented_generic.hpp>
@@ -30,12 +31,15 @@ void fused_segmented_scan(const policy& p, InIt values, std::int64_t n, Heads he
   using A = pscan::detail::flagged<cuda::segmented_value_t<InIt, Init>>;
   using Input = cuda::segmented_input<InIt, Heads, Init>;
   constexpr bool exclusive = !std::is_same_v<Init, cuda::no_init>;
-  const std::int64_t scratch =
-      impl::scratch_elements<A>(n, impl::level_tile_for<A, Input>::tile_items);
-  cuda::temporary_buffer<A> totals(static_cast<std::size_t>(scratch), p);
-  impl::scan_level<exclusive, false, A>(Input{values, heads, init}, n, out, A{},
-                                        pscan::detail::lifted_op<Op>{op}, totals.data(),
-                                        p.stream);
+  cuda::with_build([&](auto build) {
+    using Build = decltype(build);
+    const std::int64_t scratch =
+        impl::scratch_elements<Build, A>(n, impl::level_tile_for<Build, A, Input>::tile_items);
+    cuda::temporary_buffer<A> totals(static_cast<std::size_t>(scratch), p);
+    impl::scan_level<Build, exclusive, false, A>(Input{values, heads, init}, n, out, A{},
+                                                 pscan::detail::lifted_op<Op>{op}, totals.data(),
+                                                 p.stream);
+  });
 }
 
 template <class InIt, class OffIt, class OutIt, class T, class Op>

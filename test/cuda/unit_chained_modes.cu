@@ -85,7 +85,9 @@ TEST_CASE_TEMPLATE("deterministic segmented scans finish at tree edges", K, conf
   using pair = pscan::detail::flagged<T>;
   CONFORMANCE_SEEDED_RANDOM(random);
   const auto p = pscan::cuda_chained.on(test_stream()).deterministic();
-  constexpr std::int64_t tile = pscan::chained::tuning<pair>::tile_items;
+  // The tuning of what the device runs of this test: the shapes are the same on every target.
+  constexpr std::int64_t tile = pscan::chained::tuning<pair, pscan::cuda::target::sm90>::tile_items;
+  static_assert(tile == pscan::chained::tuning<pair, pscan::cuda::target::sm80>::tile_items);
   const typename K::op_type op{};
   for (std::int64_t tiles : {31, 32, 33, 40, 512, 1023, 1024, 1025}) {
     const std::int64_t n = tiles * tile;
@@ -122,55 +124,66 @@ TEST_CASE_TEMPLATE("deterministic segmented scans finish at tree edges", K, conf
 
 // Both tile shapes, called directly: which one a call gets depends on n and the GPU's SM count.
 // The conformance cases' sizes stay within the one-block and cluster kernels under the
-// sanitizers; these reach the chained kernel there too.
-TEST_CASE_TEMPLATE("chained kernel over many tile counts, both look-backs", shape,
-                   std::integral_constant<int, pscan::chained::tuning<affine>::small_scan_items>,
-                   std::integral_constant<int, pscan::chained::tuning<affine>::scan_items>) {
+// sanitizers; these reach the chained kernel there too. The build is the one the device runs.
+TEST_CASE_TEMPLATE("chained kernel over many tile counts, both look-backs", small, std::true_type,
+                   std::false_type) {
   CONFORMANCE_SEEDED_RANDOM(random);
-  constexpr std::int64_t tile = pscan::chained::tuning<affine>::scan_threads * shape::value;
-  for (const bool deterministic : {false, true}) {
-    const auto p = deterministic ? pscan::cuda_chained.on(test_stream()).deterministic()
-                                 : pscan::cuda_chained.on(test_stream());
-    // Around 32^k tiles the tree is deepest; the decoupled look-back steps back 32 tiles a window.
-    for (std::int64_t tiles :
-         {3, 4, 5, 31, 32, 33, 63, 64, 65, 127, 128, 255, 256, 257, 1023, 1024, 1025, 3000}) {
-      for (std::int64_t n : {tiles * tile - 1, tiles * tile, tiles * tile + 1}) {
-        INFO("n = ", n, ", tiles of ", tile, ", deterministic: ", deterministic);
+  pscan::cuda::with_build([&](auto build) {
+    using cfg = pscan::chained::tuning<affine, decltype(build)::target>;
+    constexpr int items = small::value ? cfg::small_scan_items : cfg::scan_items;
+    constexpr std::int64_t tile = cfg::scan_threads * items;
+    for (const bool deterministic : {false, true}) {
+      const auto p = deterministic ? pscan::cuda_chained.on(test_stream()).deterministic()
+                                   : pscan::cuda_chained.on(test_stream());
+      // Around 32^k tiles the tree is deepest; the decoupled look-back steps back 32 tiles a
+      // window.
+      for (std::int64_t tiles :
+           {3, 4, 5, 31, 32, 33, 63, 64, 65, 127, 128, 255, 256, 257, 1023, 1024, 1025, 3000}) {
+        for (std::int64_t n : {tiles * tile - 1, tiles * tile, tiles * tile + 1}) {
+          INFO("n = ", n, ", tiles of ", tile, ", deterministic: ", deterministic);
+          const auto input = make_affines(random, n);
+          auto buffer = conformance::device_memory::upload(input);
+          pscan::chained::impl::chained_scan<decltype(build), items, false, false>(
+              p, buffer.begin(), n, buffer.begin(), affine{}, affine_then{});
+          CHECK(first_mismatch(host_inclusive(input, affine_then{}),
+                               conformance::device_memory::download(buffer)) == -1);
+        }
+      }
+    }
+  });
+}
+
+// Both cluster tile sizes, called directly, over every cluster size they are used for; an input
+// of more tiles than a cluster may hold is refused, not launched. Code compiled below sm_90 (a
+// PTX-only build JIT-compiled on an H100) has no clusters: every input is refused.
+TEST_CASE_TEMPLATE("cluster kernel over 2-16 tiles of either size", half, std::true_type,
+                   std::false_type) {
+  CONFORMANCE_SEEDED_RANDOM(random);
+  const auto p = pscan::cuda_chained.on(test_stream());
+  pscan::cuda::with_build([&](auto build) {
+    using Build = decltype(build);
+    using cfg = pscan::chained::tuning<affine, Build::target>;
+    constexpr int items = half::value ? cfg::half_register_items : cfg::register_items;
+    constexpr std::int64_t tile = cfg::scan_threads * items;
+    if constexpr (cfg::max_cluster_tiles == 0) {
+      MESSAGE("the device runs code compiled below sm_90: no clusters");
+    }
+    for (std::int64_t tiles = 2; tiles <= cfg::max_cluster_tiles; ++tiles) {
+      for (std::int64_t n : {(tiles - 1) * tile + 1, tiles * tile - 1, tiles * tile}) {
+        INFO("n = ", n, ", tiles of ", tile);
         const auto input = make_affines(random, n);
         auto buffer = conformance::device_memory::upload(input);
-        pscan::chained::impl::chained_scan<shape::value, false, false>(
-            p, buffer.begin(), n, buffer.begin(), affine{}, affine_then{});
+        REQUIRE(pscan::chained::impl::cluster_scan<Build, items, false, false>(
+            p, buffer.begin(), n, buffer.begin(), affine{}, affine_then{}));
         CHECK(first_mismatch(host_inclusive(input, affine_then{}),
                              conformance::device_memory::download(buffer)) == -1);
       }
     }
-  }
-}
-
-// Both cluster tile sizes, called directly, over every cluster size they are used for; an input
-// of more tiles than a cluster may hold is refused, not launched.
-TEST_CASE_TEMPLATE("cluster kernel over 2-16 tiles of either size", items,
-                   std::integral_constant<int, pscan::chained::tuning<affine>::half_register_items>,
-                   std::integral_constant<int, pscan::chained::tuning<affine>::register_items>) {
-  CONFORMANCE_SEEDED_RANDOM(random);
-  using cfg = pscan::chained::tuning<affine>;
-  constexpr std::int64_t tile = cfg::scan_threads * items::value;
-  const auto p = pscan::cuda_chained.on(test_stream());
-  for (std::int64_t tiles = 2; tiles <= cfg::max_cluster_tiles; ++tiles) {
-    for (std::int64_t n : {(tiles - 1) * tile + 1, tiles * tile - 1, tiles * tile}) {
-      INFO("n = ", n, ", tiles of ", tile);
-      const auto input = make_affines(random, n);
-      auto buffer = conformance::device_memory::upload(input);
-      REQUIRE(pscan::chained::impl::cluster_scan<items::value, false, false>(
-          p, buffer.begin(), n, buffer.begin(), affine{}, affine_then{}));
-      CHECK(first_mismatch(host_inclusive(input, affine_then{}),
-                           conformance::device_memory::download(buffer)) == -1);
-    }
-  }
-  device_buffer<affine> too_many(cfg::max_cluster_tiles * tile + 1);
-  CHECK_FALSE(pscan::chained::impl::cluster_scan<items::value, false, false>(
-      p, too_many.begin(), static_cast<std::int64_t>(too_many.size()), too_many.begin(), affine{},
-      affine_then{}));
+    device_buffer<affine> too_many(std::max(cfg::max_cluster_tiles, 1) * tile + 1);
+    CHECK_FALSE(pscan::chained::impl::cluster_scan<Build, items, false, false>(
+        p, too_many.begin(), static_cast<std::int64_t>(too_many.size()), too_many.begin(),
+        affine{}, affine_then{}));
+  });
 }
 
 // Where .deterministic() keeps the decoupled look-back: only where no grouping changes the bits.

@@ -84,18 +84,22 @@ class counting_resource : public pscan::cuda::device_resource {
 }  // namespace
 
 TEST_CASE_TEMPLATE("cuda_multipass scans and reduce across recursion levels", T, span8, span16) {
-  constexpr long long tile = pscan::multipass::tuning<T>::tile_items;
-  for (long long n : {1LL, 2LL, tile - 1, tile, tile + 1, 5 * tile + 3, tile * tile,
-                      tile * tile + 1, tile * (tile + 1) + 1}) {
-    check_scans_at<T>(n, 0);
-    check_scans_at<T>(n, 1);  // misaligned: no 16-byte vector accesses
-  }
+  pscan::cuda::with_build([](auto build) {
+    constexpr long long tile = pscan::multipass::tuning<T, decltype(build)::target>::tile_items;
+    for (long long n : {1LL, 2LL, tile - 1, tile, tile + 1, 5 * tile + 3, tile * tile,
+                        tile * tile + 1, tile * (tile + 1) + 1}) {
+      check_scans_at<T>(n, 0);
+      check_scans_at<T>(n, 1);  // misaligned: no 16-byte vector accesses
+    }
+  });
 }
 
 TEST_CASE("cuda_multipass takes temporaries from the policy's resource") {
   counting_resource resource;
   const auto policy = pscan::cuda_multipass.on(conformance::test_stream()).with(resource);
-  const long long n = 3 * pscan::multipass::tuning<span8>::tile_items + 5;
+  // Three levels' worth on any target: the tiles are the same on all of them.
+  const long long n =
+      3 * pscan::multipass::tuning<span8, pscan::cuda::target::sm90>::tile_items + 5;
   auto in = conformance::device_memory::upload(inputs<span8>(n));
   device_buffer<span8> out(n);
   pscan::inclusive_scan(policy, in.begin(), in.end(), out.begin(), join{});

@@ -68,41 +68,44 @@ int sm_count() {
   return count;
 }
 
-// n - 1 and n + 1 for each tile boundary n of the chained and multi-pass kernels over A.
+// n - 1 and n + 1 for each tile boundary n of the chained and multi-pass kernels over A, in the
+// tuning of the build the device runs.
 template <class A>
 std::vector<std::int64_t> sizes_around_tiles() {
-  using chained = pscan::chained::tuning<A>;
-  using multipass = pscan::multipass::tuning<A>;
-  const std::int64_t one_block = chained::register_tile_items;
-  const std::int64_t half = std::int64_t{chained::scan_threads} * chained::half_register_items;
-  const std::int64_t clusters = chained::max_cluster_tiles;
-  const std::int64_t small = chained::small_tile_items;
-  const std::int64_t large = chained::tile_items;
-  // Small chained tiles while they number at most one per SM; past that, large ones.
-  const std::int64_t small_tiles =
-      std::max<std::int64_t>(sm_count() / 2, clusters * one_block / small + 2);
-  const std::int64_t large_tiles = sm_count() * small / large + 8;
-  const std::int64_t boundaries[] = {
-      // the one-block kernel
-      one_block,
-      // the cluster, in half-size tiles and in full ones
-      5 * half, clusters * half, (clusters / 2 + 1) * one_block, clusters * one_block,
-      // small chained tiles; large ones, with a 2-level and a 3-level deterministic tree
-      small_tiles * small, large_tiles * large, 1025 * large,
-      // the multi-pass scan with 2 levels, and at the step from 2 to 3
-      7 * multipass::tile_items, std::int64_t{multipass::tile_items} * multipass::tile_items};
-  std::vector<std::int64_t> sizes = {65537, 4194309};
-  for (std::int64_t b : boundaries) {
-    sizes.push_back(b - 1);
-    sizes.push_back(b + 1);
-  }
-  std::sort(sizes.begin(), sizes.end());
-  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-  std::vector<std::int64_t> capped;
-  for (std::int64_t n : sizes) {
-    if (n <= conformance::size_cap()) capped.push_back(n);
-  }
-  return capped;
+  return pscan::cuda::with_build([](auto build) {
+    using chained = pscan::chained::tuning<A, decltype(build)::target>;
+    using multipass = pscan::multipass::tuning<A, decltype(build)::target>;
+    const std::int64_t one_block = chained::register_tile_items;
+    const std::int64_t half = std::int64_t{chained::scan_threads} * chained::half_register_items;
+    const std::int64_t clusters = chained::max_cluster_tiles;
+    const std::int64_t small = chained::small_tile_items;
+    const std::int64_t large = chained::tile_items;
+    // Small chained tiles while they number at most one per SM; past that, large ones.
+    const std::int64_t small_tiles =
+        std::max<std::int64_t>(sm_count() / 2, clusters * one_block / small + 2);
+    const std::int64_t large_tiles = sm_count() * small / large + 8;
+    const std::int64_t boundaries[] = {
+        // the one-block kernel
+        one_block,
+        // the cluster, in half-size tiles and in full ones
+        5 * half, clusters * half, (clusters / 2 + 1) * one_block, clusters * one_block,
+        // small chained tiles; large ones, with a 2-level and a 3-level deterministic tree
+        small_tiles * small, large_tiles * large, 1025 * large,
+        // the multi-pass scan with 2 levels, and at the step from 2 to 3
+        7 * multipass::tile_items, std::int64_t{multipass::tile_items} * multipass::tile_items};
+    std::vector<std::int64_t> sizes = {65537, 4194309};
+    for (std::int64_t b : boundaries) {
+      sizes.push_back(b - 1);
+      sizes.push_back(b + 1);
+    }
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    std::vector<std::int64_t> capped;
+    for (std::int64_t n : sizes) {
+      if (n >= 0 && n <= conformance::size_cap()) capped.push_back(n);
+    }
+    return capped;
+  });
 }
 
 // One case's data: the values, head flags, keys and offsets every algorithm reads.
@@ -132,7 +135,8 @@ case_data<T> make_case(conformance::random_source& random, std::int64_t n) {
     d.keys[i] = key;
   }
   // Segment lengths around the segment reduction's tile of merged items, and empty segments.
-  using cfg = pscan::cuda::segmented_reduce_tuning<T>;
+  // The same on every target.
+  using cfg = pscan::cuda::segmented_reduce_tuning<T, pscan::cuda::target::sm90>;
   const std::int64_t warp = 32 * cfg::items, block = cfg::block_threads * cfg::items;
   const std::int64_t lengths[] = {0,        0,        1,         2,         31,           33,
                                   warp - 1, warp + 1, block - 1, block + 1, 3 * block + 1};

@@ -103,7 +103,9 @@ TEST_CASE_TEMPLATE("segmented_reduce tiles of merged items", Fixture, CUDA_FIXTU
   conformance::for_each_kind_and_size(
       conformance::all_kinds{}, {1, 2, 3}, [&](auto kind, std::int64_t tiles) {
         using K = decltype(kind);
-        using cfg = pscan::cuda::segmented_reduce_tuning<typename K::value_type>;
+        // The same on every target.
+        using cfg = pscan::cuda::segmented_reduce_tuning<typename K::value_type,
+                                                         pscan::cuda::target::sm90>;
         const std::int64_t tile = std::int64_t{cfg::block_threads} * cfg::items;
         for (layout l : {layout::singles, layout::one_segment, layout::empty_runs,
                          layout::long_and_short}) {
@@ -120,7 +122,8 @@ TEST_CASE_TEMPLATE("segmented_reduce tiles of merged items", Fixture, CUDA_FIXTU
 TEST_CASE_TEMPLATE("segmented_reduce of one segment over many tiles", Fixture, CUDA_FIXTURES) {
   CONFORMANCE_SEEDED_RANDOM(random);
   using K = conformance::affine_chain;
-  using cfg = pscan::cuda::segmented_reduce_tuning<K::value_type>;
+  // The same on every target.
+  using cfg = pscan::cuda::segmented_reduce_tuning<K::value_type, pscan::cuda::target::sm90>;
   const std::int64_t tile = std::int64_t{cfg::block_threads} * cfg::items;
   const std::int64_t chunk_tiles = std::int64_t{cfg::join_threads} * cfg::join_items;
   check_layout<Fixture, K>(random, layout::many_tiles,

@@ -15,6 +15,7 @@
 #include <cuda_common/policy.cuh>
 #include <cuda_common/runtime/device_info.cuh>
 #include <cuda_common/runtime/temporary.cuh>
+#include <cuda_common/target.cuh>
 #include <cuda_common/tile/merge_path.cuh>
 #include <cuda_common/tile/segmented_reduce_tile.cuh>
 #include <cuda_common/tile/tile_io.cuh>
@@ -27,7 +28,8 @@
 
 namespace pscan::cuda {
 
-template <class A>
+// The same on every target (target.cuh): measured on sm_90, nothing in it an older GPU lacks.
+template <class A, target Target>
 struct segmented_reduce_tuning {
   static constexpr int block_threads = 256;
   static constexpr int items = items_per_64_bytes_v<A>;  // 4096 merged items of 4-byte types
@@ -105,69 +107,77 @@ __global__ void partition_kernel(merged_items<OffIt> m, std::int64_t tile_items,
                                              m.segments, m.elements, diagonal);
 }
 
-template <class A, class InIt, class OffIt, class OutIt, class Op, class Init>
-__global__ void __launch_bounds__(segmented_reduce_tuning<A>::block_threads)
+template <class Build, class A, class InIt, class OffIt, class OutIt, class Op, class Init>
+__global__ void __launch_bounds__(segmented_reduce_tuning<A, Build::target>::block_threads)
     reduce_tiles_kernel(InIt values, merged_items<OffIt> m, const std::int64_t* splits,
                         std::int64_t tiles, tile_summary<A>* summaries, OutIt out, Init init,
                         Op op) {
-  using cfg = segmented_reduce_tuning<A>;
-  using tile = segmented_reduce_tile<A, cfg::block_threads, cfg::items>;
-  __shared__ typename tile::storage storage;
-  const std::int64_t k = grid_block_index();
-  if (k >= tiles) return;
-  const std::int64_t d0 = k * tile::tile_items;
-  const std::int64_t d1 = min(d0 + tile::tile_items, m.segments + m.elements);
-  const std::int64_t a0 = splits[k];
-  const std::int64_t a1 = splits[k + 1];
-  const std::int64_t b0 = d0 - a0;
-  const tile_summary<A> summary =
-      tile::reduce(values + (m.first + b0), static_cast<int>(d1 - a1 - b0), m.ends + a0,
-                   m.first + b0, static_cast<int>(a1 - a0), out + a0, init, op, storage);
-  if (threadIdx.x == 0) summaries[k] = summary;
+  if constexpr (compiling<Build>) {
+    using cfg = segmented_reduce_tuning<A, Build::target>;
+    using tile = segmented_reduce_tile<A, cfg::block_threads, cfg::items>;
+    __shared__ typename tile::storage storage;
+    const std::int64_t k = grid_block_index();
+    if (k >= tiles) return;
+    const std::int64_t d0 = k * tile::tile_items;
+    const std::int64_t d1 = min(d0 + tile::tile_items, m.segments + m.elements);
+    const std::int64_t a0 = splits[k];
+    const std::int64_t a1 = splits[k + 1];
+    const std::int64_t b0 = d0 - a0;
+    const tile_summary<A> summary =
+        tile::reduce(values + (m.first + b0), static_cast<int>(d1 - a1 - b0), m.ends + a0,
+                     m.first + b0, static_cast<int>(a1 - a0), out + a0, init, op, storage);
+    if (threadIdx.x == 0) summaries[k] = summary;
+  } else {
+    __trap();
+  }
 }
 
 // For every tile with a segment end, in tile order: out[splits[k]] = init op (what the tiles
 // before leave open) op (the tile's head). One block, so the order never depends on timing.
-template <class A, class OutIt, class Op, class Init>
-__global__ void __launch_bounds__(segmented_reduce_tuning<A>::join_threads)
+template <class Build, class A, class OutIt, class Op, class Init>
+__global__ void __launch_bounds__(segmented_reduce_tuning<A, Build::target>::join_threads)
     join_tiles_kernel(const tile_summary<A>* summaries, const std::int64_t* splits,
                       std::int64_t tiles, OutIt out, Init init, Op op) {
-  using cfg = segmented_reduce_tuning<A>;
-  using scan = block_scan<open_segment<A>, cfg::join_threads>;
-  constexpr int chunk = cfg::join_threads * cfg::join_items;
-  __shared__ typename scan::storage storage;
-  const pscan::detail::kept_init_t<Init> init_value = static_cast<const A&>(init);
-  const open_segment_op<Op> lifted{op};
-  open_segment<A> carry;  // what the chunks before leave open
-  carry.tail.has = false;
-  carry.has_end = false;
-  for (std::int64_t base = 0; base < tiles; base += chunk) {
-    const std::int64_t first = base + std::int64_t{threadIdx.x} * cfg::join_items;
-    open_segment<A> mine;  // this thread's tiles, in order
-    mine.tail.has = false;
-    mine.has_end = false;
+  if constexpr (compiling<Build>) {
+    using cfg = segmented_reduce_tuning<A, Build::target>;
+    using scan = block_scan<open_segment<A>, cfg::join_threads>;
+    constexpr int chunk = cfg::join_threads * cfg::join_items;
+    __shared__ typename scan::storage storage;
+    const pscan::detail::kept_init_t<Init> init_value = static_cast<const A&>(init);
+    const open_segment_op<Op> lifted{op};
+    open_segment<A> carry;  // what the chunks before leave open
+    carry.tail.has = false;
+    carry.has_end = false;
+    for (std::int64_t base = 0; base < tiles; base += chunk) {
+      const std::int64_t first = base + std::int64_t{threadIdx.x} * cfg::join_items;
+      open_segment<A> mine;  // this thread's tiles, in order
+      mine.tail.has = false;
+      mine.has_end = false;
 #pragma unroll
-    for (int i = 0; i < cfg::join_items; ++i) {
-      if (first + i < tiles) mine = lifted(mine, summaries[first + i].open);
-    }
-    open_segment<A> chunk_open;
-    bool has_before;
-    const open_segment<A> before =
-        scan::exclusive(mine, lifted, storage, chunk_open, has_before);
-    open_segment<A> running = has_before ? lifted(carry, before) : carry;
-#pragma unroll
-    for (int i = 0; i < cfg::join_items; ++i) {
-      const std::int64_t k = first + i;
-      if (k < tiles) {
-        const tile_summary<A> s = summaries[k];
-        if (s.open.has_end) {
-          out[splits[k]] = finish_segment(init_value, join(running.tail, s.head, op), op);
-        }
-        running = lifted(running, s.open);
+      for (int i = 0; i < cfg::join_items; ++i) {
+        if (first + i < tiles) mine = lifted(mine, summaries[first + i].open);
       }
+      open_segment<A> chunk_open;
+      bool has_before;
+      const open_segment<A> before =
+          scan::exclusive(mine, lifted, storage, chunk_open, has_before);
+      open_segment<A> running = has_before ? lifted(carry, before) : carry;
+#pragma unroll
+      for (int i = 0; i < cfg::join_items; ++i) {
+        const std::int64_t k = first + i;
+        if (k < tiles) {
+          const tile_summary<A> s = summaries[k];
+          if (s.open.has_end) {
+            out[splits[k]] = finish_segment(init_value, join(running.tail, s.head, op), op);
+          }
+          running = lifted(running, s.open);
+        }
+      }
+      carry = lifted(carry, chunk_open);
+      __syncthreads();  // the scan's storage is reused by the next chunk
     }
-    carry = lifted(carry, chunk_open);
-    __syncthreads();  // the scan's storage is reused by the next chunk
+  } else {
+    __trap();
   }
 }
 
@@ -178,25 +188,29 @@ template <class Derived, class InIt, class OffIt, class OutIt, class Init, class
 void reduce_segments(const policy_base<Derived>& p, InIt values, OffIt offsets_first,
                      OffIt offsets_last, OutIt out, Init init, Op op) {
   using A = pscan::detail::init_value_t<Init>;
-  using cfg = segmented_reduce_tuning<A>;
-  using tile = segmented_reduce_tile<A, cfg::block_threads, cfg::items>;
   const std::int64_t count = offsets_last - offsets_first;
   const offsets_summary offsets = check_offsets(p, offsets_first, count);
   const merged_items<OffIt> m{offsets_first + 1, offsets.first, count - 1,
                               offsets.last - offsets.first};
-  const std::int64_t tiles = ceil_div<std::int64_t>(m.segments + m.elements, tile::tile_items);
-  temporary_buffer<std::int64_t> splits(static_cast<std::size_t>(tiles + 1), p);
-  temporary_buffer<tile_summary<A>> summaries(static_cast<std::size_t>(tiles), p);
-  constexpr int partition_threads = 256;
-  partition_kernel<<<grid_for(ceil_div<std::int64_t>(tiles + 1, partition_threads)),
-                     partition_threads, 0, p.stream>>>(m, tile::tile_items, tiles, splits.data());
-  PSCAN_CUDA_CHECK_LAUNCH();
-  reduce_tiles_kernel<A><<<grid_for(tiles), cfg::block_threads, 0, p.stream>>>(
-      values, m, splits.data(), tiles, summaries.data(), out, init, op);
-  PSCAN_CUDA_CHECK_LAUNCH();
-  join_tiles_kernel<A><<<1, cfg::join_threads, 0, p.stream>>>(summaries.data(), splits.data(),
-                                                               tiles, out, init, op);
-  PSCAN_CUDA_CHECK_LAUNCH();
+  with_build([&](auto build) {
+    using Build = decltype(build);
+    using cfg = segmented_reduce_tuning<A, Build::target>;
+    using tile = segmented_reduce_tile<A, cfg::block_threads, cfg::items>;
+    const std::int64_t tiles = ceil_div<std::int64_t>(m.segments + m.elements, tile::tile_items);
+    temporary_buffer<std::int64_t> splits(static_cast<std::size_t>(tiles + 1), p);
+    temporary_buffer<tile_summary<A>> summaries(static_cast<std::size_t>(tiles), p);
+    constexpr int partition_threads = 256;
+    partition_kernel<<<grid_for(ceil_div<std::int64_t>(tiles + 1, partition_threads)),
+                       partition_threads, 0, p.stream>>>(m, tile::tile_items, tiles,
+                                                         splits.data());
+    PSCAN_CUDA_CHECK_LAUNCH();
+    reduce_tiles_kernel<Build, A><<<grid_for(tiles), cfg::block_threads, 0, p.stream>>>(
+        values, m, splits.data(), tiles, summaries.data(), out, init, op);
+    PSCAN_CUDA_CHECK_LAUNCH();
+    join_tiles_kernel<Build, A><<<1, cfg::join_threads, 0, p.stream>>>(
+        summaries.data(), splits.data(), tiles, out, init, op);
+    PSCAN_CUDA_CHECK_LAUNCH();
+  });
 }
 
 }  // namespace pscan::cuda

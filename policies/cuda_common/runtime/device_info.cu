@@ -2,10 +2,14 @@
 
 #include <cuda_common/check.cuh>
 #include <cuda_common/runtime/device_info.cuh>
+#include <cuda_common/target.cuh>
+
+#include <pscan/error.hpp>
 
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -72,9 +76,7 @@ int max_cluster_blocks(const void* kernel, int block_threads) {
   using key = std::tuple<int, const void*, int>;
   static std::map<key, int> cache;
   const int device = current_device();
-  // One lock per call: the capability is read in the query, not through current_device_info.
   return cached(cache, key{device, kernel, block_threads}, [&] {
-    if (attribute(cudaDevAttrComputeCapabilityMajor, device) < 9) return 1;  // clusters: sm_90+
     PSCAN_CUDA_CHECK(
         cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     cudaLaunchConfig_t config{};
@@ -84,6 +86,32 @@ int max_cluster_blocks(const void* kernel, int block_threads) {
     PSCAN_CUDA_CHECK(cudaOccupancyMaxPotentialClusterSize(&blocks, kernel, &config));
     return blocks;
   });
+}
+
+target loaded_target(const void* probe, std::initializer_list<int> archs) {
+  using key = std::pair<int, const void*>;
+  static std::map<key, int> cache;
+  const int device = current_device();
+  return static_cast<target>(cached(cache, key{device, probe}, [&] {
+    cudaFuncAttributes attributes{};
+    const cudaError_t status = cudaFuncGetAttributes(&attributes, probe);
+    if (status == cudaErrorInvalidDeviceFunction || status == cudaErrorNoKernelImageForDevice) {
+      (void)cudaGetLastError();
+      std::string built;
+      for (const int arch : archs) built += (built.empty() ? "" : ", ") + std::to_string(arch / 10);
+      throw cuda_error(static_cast<int>(status), cudaGetErrorName(status),
+                       "cudaFuncGetAttributes(pscan's kernels)", __FILE__, __LINE__,
+                       "the calling code was compiled for CUDA architectures " + built +
+                           " and none of them runs on device " + std::to_string(device) +
+                           " (compute capability " +
+                           std::to_string(attribute(cudaDevAttrComputeCapabilityMajor, device)) +
+                           "." +
+                           std::to_string(attribute(cudaDevAttrComputeCapabilityMinor, device)) +
+                           "): add it to CMAKE_CUDA_ARCHITECTURES");
+    }
+    PSCAN_CUDA_CHECK(status);
+    return static_cast<int>(target_for(attributes.ptxVersion * 10));
+  }));
 }
 
 void prefer_shared_memory(const void* kernel) {

@@ -24,8 +24,9 @@ int max_active_blocks_per_sm(const void* kernel, int block_threads);
 void prefer_shared_memory(const void* kernel);
 
 // The most blocks of `kernel` (launched with `block_threads` threads) one thread block cluster
-// may hold on the current device, non-portable sizes allowed (16 on H100/H200); 1 before sm_90.
-// Cached per (device, kernel, configuration).
+// may hold on the current device, non-portable sizes allowed (16 on H100/H200). Only for a kernel
+// whose loaded code is sm_90's or later (cuda_common/target.cuh): the device's capability does
+// not say what was compiled. Cached per (device, kernel, configuration).
 int max_cluster_blocks(const void* kernel, int block_threads);
 
 }  // namespace pscan::cuda

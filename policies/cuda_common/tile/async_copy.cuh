@@ -1,7 +1,9 @@
 #pragma once
 // Asynchronous global -> shared copies (cp.async, sm_80+): data in flight lands in shared memory
 // without holding registers, so a block needs few registers and many fit on an SM. Each thread
-// waits for its own copies; a __syncwarp/__syncthreads then shares them.
+// waits for its own copies; a __syncwarp/__syncthreads then shares them. Code compiled below
+// sm_80 copies through registers instead: the header picks by the architecture being compiled,
+// so the choice follows the code that runs.
 
 #include <cuda_pipeline_primitives.h>
 

@@ -1,0 +1,93 @@
+#pragma once
+// Which tuning a launch runs. pscan's kernels are compiled in the caller's translation units for
+// the caller's architectures, and the GPU runs the best of them it can: machine code for its own
+// architecture, else PTX of an older one that the driver compiles (JIT). So every
+// architecture-dependent choice (thread block clusters, tile shapes, occupancy) follows the
+// architecture the running code was compiled for, read from the loaded module (its PTX version),
+// never the device's: a program built for compute_80 runs sm_80 code on an H100.
+//
+// Tuned kernels take a `build` template argument: the target whose tuning they use, and the
+// architectures of the translation unit that instantiates them. The host picks the build for the
+// code the device runs (with_build); the kernel instance of the other target compiles to a trap,
+// which costs no compile time and is never launched. The architecture list keeps the kernels of
+// translation units compiled for different architectures (a library shipped as PTX, a program
+// built for sm_90) apart: one symbol for both would run one unit's code for the other's launch.
+
+#include <initializer_list>
+
+namespace pscan::cuda {
+
+// The architectures pscan is tuned for: sm_90 and later (H100, H200, Blackwell) take sm90's
+// tuning, sm_75 to sm_89 (T4, A100, L40) sm80's.
+enum class target { sm80, sm90 };
+
+// arch as __CUDA_ARCH__ writes it: 10 x the compute capability (900 for sm_90).
+constexpr target target_for(int arch) { return arch >= 900 ? target::sm90 : target::sm80; }
+
+template <int... Archs>
+struct arch_list {};
+#if defined(__CUDA_ARCH_LIST__)
+using compiled_archs = arch_list<__CUDA_ARCH_LIST__>;  // nvcc: the virtual architectures built
+#else
+using compiled_archs = arch_list<>;
+#endif
+
+template <target Target, class Archs = compiled_archs>
+struct build {
+  static constexpr cuda::target target = Target;
+};
+
+// In device code: whether the architecture being compiled takes Build's tuning. A tuned kernel's
+// body is `if constexpr (compiling<Build>) {...} else { __trap(); }`. Always true in the host
+// pass, which compiles no kernel body.
+template <class Build>
+inline constexpr bool compiling =
+#if defined(__CUDA_ARCH__)
+    target_for(__CUDA_ARCH__) == Build::target;
+#else
+    true;
+#endif
+
+// Threads an SM holds, by architecture as __CUDA_ARCH__ writes it.
+constexpr int max_threads_per_sm(int arch) {
+  if (arch == 750) return 1024;
+  if (arch == 860 || arch == 870 || arch == 890 || arch >= 1200) return 1536;
+  return 2048;
+}
+
+// __launch_bounds__'s minimum blocks an SM for a kernel of Build with `threads` threads: the
+// tuning's `blocks`, or as many as the SMs of the architecture being compiled hold where that is
+// fewer (ptxas would drop the hint with a warning); 1 in the other target's trap.
+template <class Build>
+constexpr int min_blocks_hint(int blocks, int threads) {
+#if defined(__CUDA_ARCH__)
+  if (!compiling<Build>) return 1;
+  const int fit = max_threads_per_sm(__CUDA_ARCH__) / threads;
+  return blocks < fit ? blocks : fit;
+#else
+  return blocks;
+#endif
+}
+
+// Never launched: its module's PTX version says what the device runs of this translation unit.
+template <class Archs>
+__global__ void target_probe_kernel() {}
+
+// The target of the code the current device runs for `probe` (libpscan; cached per device and
+// probe). Throws pscan::cuda_error, naming the architectures, when none of them runs here.
+target loaded_target(const void* probe, std::initializer_list<int> archs);
+
+template <int... Archs>
+target loaded_target(arch_list<Archs...>) {
+  return loaded_target(reinterpret_cast<const void*>(&target_probe_kernel<arch_list<Archs...>>),
+                       {Archs...});
+}
+
+// f(build<t>{}), t the target of what the current device runs of the calling translation unit.
+template <class F>
+decltype(auto) with_build(F&& f) {
+  if (loaded_target(compiled_archs{}) == target::sm90) return f(build<target::sm90>{});
+  return f(build<target::sm80>{});
+}
+
+}  // namespace pscan::cuda
