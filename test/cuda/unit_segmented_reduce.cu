@@ -1,9 +1,10 @@
-// segmented_reduce balanced by merged items (cuda_common/algorithms/segmented_reduce.cuh): a tile
-// is a fixed number of segment ends and elements together. The layouts put the merged count one
-// short of, on and one past tile boundaries, with the tile edges falling inside long segments,
-// between single elements and inside runs of empty segments; one segment spans more tiles than
-// the join pass takes in one chunk. Every value kind (non-commutative and padded ones among them)
-// against a host loop, on every CUDA policy.
+// segmented_reduce balanced by merged items (cuda_common/algorithms/segmented_reduce.cuh): a block
+// walks its stretch of segment ends and elements together in steps of a fixed number of them. The
+// layouts put the merged count one short of, on and one past step boundaries, with the step edges
+// falling inside long segments, between single elements and inside runs of empty segments; one
+// segment spans more blocks than the last block finishes in one chunk, and then more steps than
+// one a block. Every value kind (non-commutative and padded ones among them) against a host loop,
+// on every CUDA policy.
 
 #include "device_fixture.cuh"
 
@@ -21,7 +22,7 @@ namespace {
 
 using conformance::random_source;
 
-enum class layout { singles, one_segment, empty_runs, long_and_short, many_tiles };
+enum class layout { singles, one_segment, empty_runs, long_and_short, many_blocks };
 
 const char* name_of(layout l) {
   switch (l) {
@@ -30,11 +31,11 @@ const char* name_of(layout l) {
     case layout::one_segment:
       return "one segment after an empty one";
     case layout::empty_runs:
-      return "runs of empty segments across tile edges";
+      return "runs of empty segments across step edges";
     case layout::long_and_short:
-      return "segments of 1 .. 3 tiles between short ones";
-    case layout::many_tiles:
-      return "one segment over more tiles than a join chunk";
+      return "segments of 1 .. 3 steps between short ones";
+    case layout::many_blocks:
+      return "one segment over many blocks";
   }
   return "?";
 }
@@ -42,7 +43,7 @@ const char* name_of(layout l) {
 // Offsets whose segments + elements come to `merged` (>= 2) items: (segments, elements) chosen by
 // the layout; offsets start past 0 so that the first offset is honoured.
 std::vector<std::int64_t> make_offsets(random_source& random, layout l, std::int64_t merged,
-                                       std::int64_t tile) {
+                                       std::int64_t step) {
   const std::int64_t start = random.between(0, 3);
   std::vector<std::int64_t> offsets = {start};
   std::int64_t left = merged;  // merged items still to place: an element or a segment end each
@@ -63,13 +64,13 @@ std::vector<std::int64_t> make_offsets(random_source& random, layout l, std::int
         close(left - 1);
         break;
       case layout::empty_runs:
-        for (std::int64_t i = random.between(tile / 2, 2 * tile); i > 0 && left > 0; --i) close(0);
-        if (left > 0) close(random.between(1, tile));
+        for (std::int64_t i = random.between(step / 2, 2 * step); i > 0 && left > 0; --i) close(0);
+        if (left > 0) close(random.between(1, step));
         break;
       case layout::long_and_short:
-        close(random.one_in(3) ? random.between(tile, 3 * tile) : random.between(0, 5));
+        close(random.one_in(3) ? random.between(step, 3 * step) : random.between(0, 5));
         break;
-      case layout::many_tiles:
+      case layout::many_blocks:
         close(random.between(0, 2));
         if (left > 0) close(left - 3);
         break;
@@ -79,11 +80,11 @@ std::vector<std::int64_t> make_offsets(random_source& random, layout l, std::int
 }
 
 template <class Fixture, class K>
-void check_layout(random_source& random, layout l, std::int64_t merged, std::int64_t tile) {
+void check_layout(random_source& random, layout l, std::int64_t merged, std::int64_t step) {
   const std::string layout_name = name_of(l);
   INFO("layout: ", layout_name, ", merged items: ", merged);
   const typename K::op_type op{};
-  const std::vector<std::int64_t> offsets = make_offsets(random, l, merged, tile);
+  const std::vector<std::int64_t> offsets = make_offsets(random, l, merged, step);
   const auto values = conformance::make_values<K>(random, offsets.back() + random.between(0, 2));
   const auto segments = static_cast<std::int64_t>(offsets.size()) - 1;
   REQUIRE(segments + offsets.back() - offsets.front() == merged);
@@ -98,34 +99,39 @@ void check_layout(random_source& random, layout l, std::int64_t merged, std::int
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("segmented_reduce tiles of merged items", Fixture, CUDA_FIXTURES) {
+TEST_CASE_TEMPLATE("segmented_reduce steps of merged items", Fixture, CUDA_FIXTURES) {
   CONFORMANCE_SEEDED_RANDOM(random);
   conformance::for_each_kind_and_size(
-      conformance::all_kinds{}, {1, 2, 3}, [&](auto kind, std::int64_t tiles) {
+      conformance::all_kinds{}, {1, 2, 3}, [&](auto kind, std::int64_t steps) {
         using K = decltype(kind);
         // The same on every target.
         using cfg = pscan::cuda::segmented_reduce_tuning<typename K::value_type,
                                                          pscan::cuda::target::sm90>;
-        const std::int64_t tile = std::int64_t{cfg::block_threads} * cfg::items;
+        const std::int64_t step = std::int64_t{cfg::block_threads} * cfg::items;
         for (layout l : {layout::singles, layout::one_segment, layout::empty_runs,
                          layout::long_and_short}) {
-          for (std::int64_t merged : {tiles * tile - 1, tiles * tile, tiles * tile + 1}) {
+          for (std::int64_t merged : {steps * step - 1, steps * step, steps * step + 1}) {
             if (merged <= conformance::size_cap()) {
-              check_layout<Fixture, K>(random, l, merged, tile);
+              check_layout<Fixture, K>(random, l, merged, step);
             }
           }
         }
       });
 }
 
-// More tiles than one join chunk unless PSCAN_TEST_MAX_N caps the size (then a few tiles).
-TEST_CASE_TEMPLATE("segmented_reduce of one segment over many tiles", Fixture, CUDA_FIXTURES) {
+// More blocks (a step each) than the last block finishes in one chunk, then several steps a block
+// of a full wave (at most 2048 threads an SM), unless PSCAN_TEST_MAX_N caps the size.
+TEST_CASE_TEMPLATE("segmented_reduce of one segment over many blocks", Fixture, CUDA_FIXTURES) {
   CONFORMANCE_SEEDED_RANDOM(random);
   using K = conformance::affine_chain;
   // The same on every target.
   using cfg = pscan::cuda::segmented_reduce_tuning<K::value_type, pscan::cuda::target::sm90>;
-  const std::int64_t tile = std::int64_t{cfg::block_threads} * cfg::items;
-  const std::int64_t chunk_tiles = std::int64_t{cfg::join_threads} * cfg::join_items;
-  check_layout<Fixture, K>(random, layout::many_tiles,
-                           conformance::capped(tile * (chunk_tiles + 3) + 1), tile);
+  const std::int64_t step = std::int64_t{cfg::block_threads} * cfg::items;
+  int device = 0, sm_count = 0;
+  PSCAN_CUDA_CHECK(cudaGetDevice(&device));
+  PSCAN_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  const std::int64_t wave = std::int64_t{sm_count} * 2048 / cfg::block_threads;
+  for (std::int64_t merged : {step * (cfg::block_threads + 3) + 1, 3 * wave * step + 7}) {
+    check_layout<Fixture, K>(random, layout::many_blocks, conformance::capped(merged), step);
+  }
 }

@@ -1,14 +1,16 @@
 #pragma once
 // segmented_reduce of both CUDA backends, balanced by elements rather than by segments (Merrill &
-// Garland's merge-based SpMV, 2016): the segment ends and the elements, merged, are cut into tiles
-// of the same number of items, so the time follows the bytes whatever the segment lengths.
+// Garland's merge-based SpMV, 2016): the segment ends and the elements, merged, are cut into one
+// contiguous stretch a block for one wave of blocks, so the time follows the bytes whatever the
+// segment lengths.
 //   1. check_offsets: one pass over the offsets (non-negative, non-decreasing), which also reads
 //      the first and last offset; the host waits for it, so bad offsets throw before any write.
-//   2. partition: each tile's first segment end, by a merge-path search of the offsets.
-//   3. reduce_tiles: each tile reduces its items (segmented_reduce_tile) and writes the segments
-//      it closes; the first segment it closes, which may have begun earlier, goes in its summary.
-//   4. join_tiles: one block scans the summaries in order and finishes those segments.
-// The combination order is fixed, so results are the same bits from run to run.
+//   2. segmented_reduce_kernel: each block finds its stretch's first end by a merge-path search
+//      of the offsets, walks the stretch (tile/segmented_reduce_tile.cuh) writing the segments it
+//      closes, and leaves its first segment, which may have begun earlier, in its record; the
+//      last block to finish finishes those segments in block order.
+// The combination order depends only on the sizes and the grid, so results are the same bits
+// from run to run.
 
 #include <cuda_common/check.cuh>
 #include <cuda_common/launch.cuh>
@@ -28,13 +30,14 @@
 
 namespace pscan::cuda {
 
-// The same on every target (target.cuh): measured on sm_90, nothing in it an older GPU lacks.
+// The same on every target (target.cuh): nothing in it an older GPU lacks.
 template <class A, target Target>
 struct segmented_reduce_tuning {
-  static constexpr int block_threads = 256;
-  static constexpr int items = items_per_64_bytes_v<A>;  // 4096 merged items of 4-byte types
-  static constexpr int join_threads = 1024;
-  static constexpr int join_items = 16;  // 16384 tiles a round of the one-block join
+  // Larger types in smaller blocks: a step's elements and results share 48 KiB.
+  static constexpr int block_threads = sizeof(A) <= 64 ? 256 : 64;
+  // Odd, about 64 bytes of elements a thread: 3840 merged items a step for 4-byte types.
+  static constexpr int items =
+      std::max(1, (std::min(15, static_cast<int>(64 / sizeof(A))) - 1) | 1);
 };
 
 inline constexpr int check_offsets_block_threads = 256;
@@ -84,98 +87,108 @@ offsets_summary check_offsets(const policy_base<Derived>& p, OffIt offsets, std:
   return result;
 }
 
-// The merged items: `segments` ends (end i at element offsets[i + 1] - first) and `elements`.
-template <class OffIt>
-struct merged_items {
-  OffIt ends;  // offsets_first + 1
-  std::int64_t first;
-  std::int64_t segments;
-  std::int64_t elements;
-  __device__ std::int64_t end(std::int64_t i) const {
-    return static_cast<std::int64_t>(ends[i]) - first;
-  }
+// A block's stretch for the last block: its summary and the index of its first end.
+template <class A>
+struct stretch_record {
+  stretch_summary<A> summary;
+  std::int64_t first_end;
 };
 
-// splits[k] = the segment ends among the first k * tile_items merged items, k = 0 .. tiles.
-template <class OffIt>
-__global__ void partition_kernel(merged_items<OffIt> m, std::int64_t tile_items,
-                                 std::int64_t tiles, std::int64_t* splits) {
-  const std::int64_t k = grid_block_index() * blockDim.x + threadIdx.x;
-  if (k > tiles) return;
-  const std::int64_t diagonal = min(k * tile_items, m.segments + m.elements);
-  splits[k] = merge_path_split<std::int64_t>([&](std::int64_t i) { return m.end(i); },
-                                             m.segments, m.elements, diagonal);
+// The ends among the first `diagonal` merged items (merge_path_split), found by one warp in
+// rounds of 31 probes: a few dependent reads of global memory instead of a binary search's ~30.
+template <class Ends>
+__device__ std::int64_t warp_merge_path_split(const Ends& ends, std::int64_t ends_count,
+                                              std::int64_t elements, std::int64_t diagonal) {
+  std::int64_t lo = max(diagonal - elements, std::int64_t{0});
+  std::int64_t hi = min(diagonal, ends_count);
+  const int lane = lane_id();
+  while (lo < hi) {
+    const std::int64_t probe = lo + (hi - 1 - lo) * lane / (warp_threads - 1);
+    const unsigned past = __ballot_sync(full_warp_mask, ends(probe) + probe >= diagonal);
+    if (past == 0) return hi;
+    const int first = __ffs(past) - 1;
+    const std::int64_t first_probe = lo + (hi - 1 - lo) * first / (warp_threads - 1);
+    lo = first == 0 ? lo : lo + (hi - 1 - lo) * (first - 1) / (warp_threads - 1) + 1;
+    hi = first_probe;
+  }
+  return lo;
 }
 
-template <class Build, class A, class InIt, class OffIt, class OutIt, class Op, class Init>
-__global__ void __launch_bounds__(segmented_reduce_tuning<A, Build::target>::block_threads)
-    reduce_tiles_kernel(InIt values, merged_items<OffIt> m, const std::int64_t* splits,
-                        std::int64_t tiles, tile_summary<A>* summaries, OutIt out, Init init,
-                        Op op) {
-  if constexpr (compiling<Build>) {
-    using cfg = segmented_reduce_tuning<A, Build::target>;
-    using tile = segmented_reduce_tile<A, cfg::block_threads, cfg::items>;
-    __shared__ typename tile::storage storage;
-    const std::int64_t k = grid_block_index();
-    if (k >= tiles) return;
-    const std::int64_t d0 = k * tile::tile_items;
-    const std::int64_t d1 = min(d0 + tile::tile_items, m.segments + m.elements);
-    const std::int64_t a0 = splits[k];
-    const std::int64_t a1 = splits[k + 1];
-    const std::int64_t b0 = d0 - a0;
-    const tile_summary<A> summary =
-        tile::reduce(values + (m.first + b0), static_cast<int>(d1 - a1 - b0), m.ends + a0,
-                     m.first + b0, static_cast<int>(a1 - a0), out + a0, init, op, storage);
-    if (threadIdx.x == 0) summaries[k] = summary;
-  } else {
-    __trap();
+// For every stretch with an end, in order: out[its first end] = init op (what the stretches
+// before leave open) op (its head). One block, so the order never depends on timing.
+template <int BLOCK_THREADS, class A, class OutIt, class Init, class Op>
+__device__ void finish_first_segments(
+    const stretch_record<A>* records, int count, OutIt out, const Init& init, Op op,
+    typename block_scan<open_segment<A>, BLOCK_THREADS>::storage& s) {
+  using scan = block_scan<open_segment<A>, BLOCK_THREADS>;
+  const open_segment_op<Op> lifted{op};
+  open_segment<A> carry;  // what the chunks before leave open
+  carry.tail.has = false;
+  carry.has_end = false;
+  for (int base = 0; base < count; base += BLOCK_THREADS) {
+    const int k = base + static_cast<int>(threadIdx.x);
+    open_segment<A> mine;
+    mine.tail.has = false;
+    mine.has_end = false;
+    if (k < count) mine = records[k].summary.open;
+    open_segment<A> chunk_open;
+    bool has_before;
+    const open_segment<A> before = scan::exclusive(mine, lifted, s, chunk_open, has_before);
+    if (k < count && mine.has_end) {
+      const open_segment<A> running = has_before ? lifted(carry, before) : carry;
+      out[records[k].first_end] =
+          finish_segment(init, join(running.tail, records[k].summary.head, op), op);
+    }
+    carry = lifted(carry, chunk_open);
+    __syncthreads();  // the scan's storage is reused by the next chunk
   }
 }
 
-// For every tile with a segment end, in tile order: out[splits[k]] = init op (what the tiles
-// before leave open) op (the tile's head). One block, so the order never depends on timing.
-template <class Build, class A, class OutIt, class Op, class Init>
-__global__ void __launch_bounds__(segmented_reduce_tuning<A, Build::target>::join_threads)
-    join_tiles_kernel(const tile_summary<A>* summaries, const std::int64_t* splits,
-                      std::int64_t tiles, OutIt out, Init init, Op op) {
+// Block k of gridDim.x reduces the k-th stretch of the segments + elements merged items; the last
+// block to finish (counted with an atomic between fences, the counter returned to 0) finishes the
+// stretches' first segments. Segment i is values[offsets[i] .. offsets[i + 1]), all offsets in
+// [base, base + elements].
+template <class Build, class A, class InIt, class OffIt, class OutIt, class Op, class Init>
+__global__ void __launch_bounds__(segmented_reduce_tuning<A, Build::target>::block_threads)
+    segmented_reduce_kernel(InIt values, OffIt offsets, std::int64_t segments, std::int64_t base,
+                            std::int64_t elements, stretch_record<A>* records, unsigned* done,
+                            OutIt out, Init init, Op op) {
   if constexpr (compiling<Build>) {
     using cfg = segmented_reduce_tuning<A, Build::target>;
-    using scan = block_scan<open_segment<A>, cfg::join_threads>;
-    constexpr int chunk = cfg::join_threads * cfg::join_items;
-    __shared__ typename scan::storage storage;
+    using block = segmented_reduce_block<A, cfg::block_threads, cfg::items>;
+    __shared__ typename block::storage storage;
+    __shared__ std::int64_t first_end;
+    __shared__ bool is_last;
     const pscan::detail::kept_init_t<Init> init_value = static_cast<const A&>(init);
-    const open_segment_op<Op> lifted{op};
-    open_segment<A> carry;  // what the chunks before leave open
-    carry.tail.has = false;
-    carry.has_end = false;
-    for (std::int64_t base = 0; base < tiles; base += chunk) {
-      const std::int64_t first = base + std::int64_t{threadIdx.x} * cfg::join_items;
-      open_segment<A> mine;  // this thread's tiles, in order
-      mine.tail.has = false;
-      mine.has_end = false;
-#pragma unroll
-      for (int i = 0; i < cfg::join_items; ++i) {
-        if (first + i < tiles) mine = lifted(mine, summaries[first + i].open);
-      }
-      open_segment<A> chunk_open;
-      bool has_before;
-      const open_segment<A> before =
-          scan::exclusive(mine, lifted, storage, chunk_open, has_before);
-      open_segment<A> running = has_before ? lifted(carry, before) : carry;
-#pragma unroll
-      for (int i = 0; i < cfg::join_items; ++i) {
-        const std::int64_t k = first + i;
-        if (k < tiles) {
-          const tile_summary<A> s = summaries[k];
-          if (s.open.has_end) {
-            out[splits[k]] = finish_segment(init_value, join(running.tail, s.head, op), op);
-          }
-          running = lifted(running, s.open);
-        }
-      }
-      carry = lifted(carry, chunk_open);
-      __syncthreads();  // the scan's storage is reused by the next chunk
+    const std::int64_t items = segments + elements;
+    const std::int64_t k = blockIdx.x;
+    const std::int64_t d0 = items * k / gridDim.x;
+    const std::int64_t d1 = items * (k + 1) / gridDim.x;
+    const OffIt ends = offsets + 1;
+    if (warp_id() == 0) {
+      const std::int64_t a = warp_merge_path_split(
+          [&](std::int64_t j) { return static_cast<std::int64_t>(ends[j]) - base; }, segments,
+          elements, d0);
+      if (lane_id() == 0) first_end = a;
     }
+    __syncthreads();
+    const std::int64_t a0 = first_end;
+    const stretch_summary<A> summary =
+        block::reduce(values + base, ends, base, segments, elements, a0, d0 - a0, d1 - d0, out,
+                      init_value, op, storage);
+    if (threadIdx.x == 0) {
+      records[k] = stretch_record<A>{summary, a0};
+      __threadfence();  // release the record before counting this block done
+      is_last = atomicAdd(done, 1u) == gridDim.x - 1;
+      if (is_last) {
+        atomicExch(done, 0u);
+        __threadfence();  // acquire: every record is visible from here on
+      }
+    }
+    __syncthreads();
+    if (!is_last) return;
+    finish_first_segments<cfg::block_threads>(records, static_cast<int>(gridDim.x), out,
+                                              init_value, op, storage.scan);
   } else {
     __trap();
   }
@@ -183,32 +196,35 @@ __global__ void __launch_bounds__(segmented_reduce_tuning<A, Build::target>::joi
 
 // The segmented_reduce of both backends, on the policy's stream with its resource (named apart
 // from it: ADL on a backend policy also finds pscan::cuda, the namespace of its base). `init`: a
-// value, or a deferred init read in the kernels.
+// value, or a deferred init read in the kernel.
 template <class Derived, class InIt, class OffIt, class OutIt, class Init, class Op>
 void reduce_segments(const policy_base<Derived>& p, InIt values, OffIt offsets_first,
                      OffIt offsets_last, OutIt out, Init init, Op op) {
   using A = pscan::detail::init_value_t<Init>;
   const std::int64_t count = offsets_last - offsets_first;
   const offsets_summary offsets = check_offsets(p, offsets_first, count);
-  const merged_items<OffIt> m{offsets_first + 1, offsets.first, count - 1,
-                              offsets.last - offsets.first};
+  const std::int64_t segments = count - 1;
+  const std::int64_t elements = offsets.last - offsets.first;
   with_build([&](auto build) {
     using Build = decltype(build);
     using cfg = segmented_reduce_tuning<A, Build::target>;
-    using tile = segmented_reduce_tile<A, cfg::block_threads, cfg::items>;
-    const std::int64_t tiles = ceil_div<std::int64_t>(m.segments + m.elements, tile::tile_items);
-    temporary_buffer<std::int64_t> splits(static_cast<std::size_t>(tiles + 1), p);
-    temporary_buffer<tile_summary<A>> summaries(static_cast<std::size_t>(tiles), p);
-    constexpr int partition_threads = 256;
-    partition_kernel<<<grid_for(ceil_div<std::int64_t>(tiles + 1, partition_threads)),
-                       partition_threads, 0, p.stream>>>(m, tile::tile_items, tiles,
-                                                         splits.data());
-    PSCAN_CUDA_CHECK_LAUNCH();
-    reduce_tiles_kernel<Build, A><<<grid_for(tiles), cfg::block_threads, 0, p.stream>>>(
-        values, m, splits.data(), tiles, summaries.data(), out, init, op);
-    PSCAN_CUDA_CHECK_LAUNCH();
-    join_tiles_kernel<Build, A><<<1, cfg::join_threads, 0, p.stream>>>(
-        summaries.data(), splits.data(), tiles, out, init, op);
+    using block = segmented_reduce_block<A, cfg::block_threads, cfg::items>;
+    const auto kernel = &segmented_reduce_kernel<Build, A, InIt, OffIt, OutIt, Op, Init>;
+    // One wave, each block at least a step (and at most max_stretch_items) of merged items.
+    const std::int64_t items = segments + elements;
+    const std::int64_t resident =
+        std::int64_t{current_device_info().sm_count} *
+        std::max(1, max_active_blocks_per_sm(reinterpret_cast<const void*>(kernel),
+                                             cfg::block_threads));
+    const std::int64_t blocks =
+        std::max(std::min(resident, ceil_div<std::int64_t>(items, block::step_items)),
+                 ceil_div(items, block::max_stretch_items));
+    temporary_buffer<stretch_record<A>> records(static_cast<std::size_t>(blocks), p);
+    temporary_buffer<unsigned> done(1, p);
+    PSCAN_CUDA_CHECK(cudaMemsetAsync(done.data(), 0, sizeof(unsigned), p.stream));
+    kernel<<<static_cast<unsigned>(blocks), cfg::block_threads, 0, p.stream>>>(
+        values, offsets_first, segments, offsets.first, elements, records.data(), done.data(), out,
+        init, op);
     PSCAN_CUDA_CHECK_LAUNCH();
   });
 }
