@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -134,10 +135,12 @@ case_data<T> make_case(conformance::random_source& random, std::int64_t n) {
     key += d.flags[i] != 0;
     d.keys[i] = key;
   }
-  // Segment lengths around the segment reduction's tile of merged items, and empty segments.
-  // The same on every target.
-  using cfg = pscan::cuda::segmented_reduce_tuning<T, pscan::cuda::target::sm90>;
-  const std::int64_t warp = 32 * cfg::items, block = cfg::block_threads * cfg::items;
+  // Segment lengths around the segment reduction's warp and step of merged items (in the tuning
+  // of the build the device runs), and empty segments.
+  const auto [warp, block] = pscan::cuda::with_build([](auto build) {
+    using cfg = pscan::cuda::segmented_reduce_tuning<T, decltype(build)::target>;
+    return std::pair<std::int64_t, std::int64_t>{32 * cfg::items, cfg::block_threads * cfg::items};
+  });
   const std::int64_t lengths[] = {0,        0,        1,         2,         31,           33,
                                   warp - 1, warp + 1, block - 1, block + 1, 3 * block + 1};
   d.offsets.push_back(0);

@@ -97,6 +97,15 @@ void check_layout(random_source& random, layout l, std::int64_t merged, std::int
                            Fixture::download(out));
 }
 
+// Merged items a step, in the tuning of the build the device runs.
+template <class T>
+std::int64_t step_items() {
+  return pscan::cuda::with_build([](auto build) {
+    using cfg = pscan::cuda::segmented_reduce_tuning<T, decltype(build)::target>;
+    return std::int64_t{cfg::block_threads} * cfg::items;
+  });
+}
+
 }  // namespace
 
 TEST_CASE_TEMPLATE("segmented_reduce steps of merged items", Fixture, CUDA_FIXTURES) {
@@ -104,10 +113,7 @@ TEST_CASE_TEMPLATE("segmented_reduce steps of merged items", Fixture, CUDA_FIXTU
   conformance::for_each_kind_and_size(
       conformance::all_kinds{}, {1, 2, 3}, [&](auto kind, std::int64_t steps) {
         using K = decltype(kind);
-        // The same on every target.
-        using cfg = pscan::cuda::segmented_reduce_tuning<typename K::value_type,
-                                                         pscan::cuda::target::sm90>;
-        const std::int64_t step = std::int64_t{cfg::block_threads} * cfg::items;
+        const std::int64_t step = step_items<typename K::value_type>();
         for (layout l : {layout::singles, layout::one_segment, layout::empty_runs,
                          layout::long_and_short}) {
           for (std::int64_t merged : {steps * step - 1, steps * step, steps * step + 1}) {
@@ -119,19 +125,18 @@ TEST_CASE_TEMPLATE("segmented_reduce steps of merged items", Fixture, CUDA_FIXTU
       });
 }
 
-// More blocks (a step each) than the last block finishes in one chunk, then several steps a block
-// of a full wave (at most 2048 threads an SM), unless PSCAN_TEST_MAX_N caps the size.
+// More blocks (a step each) than the last block finishes in one chunk (its 256 threads: affine
+// maps take blocks of 256), then several steps a block of a full wave (at most 2048 threads an
+// SM), unless PSCAN_TEST_MAX_N caps the size.
 TEST_CASE_TEMPLATE("segmented_reduce of one segment over many blocks", Fixture, CUDA_FIXTURES) {
   CONFORMANCE_SEEDED_RANDOM(random);
   using K = conformance::affine_chain;
-  // The same on every target.
-  using cfg = pscan::cuda::segmented_reduce_tuning<K::value_type, pscan::cuda::target::sm90>;
-  const std::int64_t step = std::int64_t{cfg::block_threads} * cfg::items;
+  const std::int64_t step = step_items<K::value_type>();
   int device = 0, sm_count = 0;
   PSCAN_CUDA_CHECK(cudaGetDevice(&device));
   PSCAN_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-  const std::int64_t wave = std::int64_t{sm_count} * 2048 / cfg::block_threads;
-  for (std::int64_t merged : {step * (cfg::block_threads + 3) + 1, 3 * wave * step + 7}) {
+  const std::int64_t wave = std::int64_t{sm_count} * 2048 / 256;
+  for (std::int64_t merged : {step * 259 + 1, 3 * wave * step + 7}) {
     check_layout<Fixture, K>(random, layout::many_blocks, conformance::capped(merged), step);
   }
 }

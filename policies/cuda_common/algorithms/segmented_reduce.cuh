@@ -30,14 +30,27 @@
 
 namespace pscan::cuda {
 
-// The same on every target (target.cuh): nothing in it an older GPU lacks.
+// An odd number of items a thread (at most 31) holding about `bytes` of elements.
+template <class A>
+constexpr int odd_items(int bytes) {
+  return std::max(1, (std::min(31, bytes / static_cast<int>(sizeof(A))) - 1) | 1);
+}
+
+// sm_90 and later: 128 bytes of elements a thread, 7936 merged items a step for 4-byte types in
+// 96 KiB of shared memory (two blocks an SM). A step costs its ring fill, searches, block scan and
+// barriers whatever its size: large steps spread them over more items. Larger types in smaller
+// blocks.
 template <class A, target Target>
 struct segmented_reduce_tuning {
-  // Larger types in smaller blocks: a step's elements and results share 48 KiB.
   static constexpr int block_threads = sizeof(A) <= 64 ? 256 : 64;
-  // Odd, about 64 bytes of elements a thread: 3840 merged items a step for 4-byte types.
-  static constexpr int items =
-      std::max(1, (std::min(15, static_cast<int>(64 / sizeof(A))) - 1) | 1);
+  static constexpr int items = odd_items<A>(128);
+};
+
+// sm_75 to sm_89: half the step, within the 48 KiB a block of any of them may take (a Turing
+// block at most 64 KiB).
+template <class A>
+struct segmented_reduce_tuning<A, target::sm80> : segmented_reduce_tuning<A, target::sm90> {
+  static constexpr int items = odd_items<A>(64);
 };
 
 inline constexpr int check_offsets_block_threads = 256;
@@ -156,7 +169,10 @@ __global__ void __launch_bounds__(segmented_reduce_tuning<A, Build::target>::blo
   if constexpr (compiling<Build>) {
     using cfg = segmented_reduce_tuning<A, Build::target>;
     using block = segmented_reduce_block<A, cfg::block_threads, cfg::items>;
-    __shared__ typename block::storage storage;
+    // One declaration for every instantiation (extern shared arrays share their symbol).
+    extern __shared__ uint4 dynamic_shared[];
+    static_assert(alignof(typename block::storage) <= alignof(uint4));
+    auto& storage = *reinterpret_cast<typename block::storage*>(dynamic_shared);
     __shared__ std::int64_t first_end;
     __shared__ bool is_last;
     const pscan::detail::kept_init_t<Init> init_value = static_cast<const A&>(init);
@@ -210,19 +226,21 @@ void reduce_segments(const policy_base<Derived>& p, InIt values, OffIt offsets_f
     using cfg = segmented_reduce_tuning<A, Build::target>;
     using block = segmented_reduce_block<A, cfg::block_threads, cfg::items>;
     const auto kernel = &segmented_reduce_kernel<Build, A, InIt, OffIt, OutIt, Op, Init>;
+    constexpr int shared_bytes = sizeof(typename block::storage);
+    allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), shared_bytes);
     // One wave, each block at least a step (and at most max_stretch_items) of merged items.
     const std::int64_t items = segments + elements;
     const std::int64_t resident =
         std::int64_t{current_device_info().sm_count} *
         std::max(1, max_active_blocks_per_sm(reinterpret_cast<const void*>(kernel),
-                                             cfg::block_threads));
+                                             cfg::block_threads, shared_bytes));
     const std::int64_t blocks =
         std::max(std::min(resident, ceil_div<std::int64_t>(items, block::step_items)),
                  ceil_div(items, block::max_stretch_items));
     temporary_buffer<stretch_record<A>> records(static_cast<std::size_t>(blocks), p);
     temporary_buffer<unsigned> done(1, p);
     PSCAN_CUDA_CHECK(cudaMemsetAsync(done.data(), 0, sizeof(unsigned), p.stream));
-    kernel<<<static_cast<unsigned>(blocks), cfg::block_threads, 0, p.stream>>>(
+    kernel<<<static_cast<unsigned>(blocks), cfg::block_threads, shared_bytes, p.stream>>>(
         values, offsets_first, segments, offsets.first, elements, records.data(), done.data(), out,
         init, op);
     PSCAN_CUDA_CHECK_LAUNCH();

@@ -61,13 +61,13 @@ const device_info& current_device_info() {
   return *cache[device];
 }
 
-int max_active_blocks_per_sm(const void* kernel, int block_threads) {
-  using key = std::tuple<int, const void*, int>;
+int max_active_blocks_per_sm(const void* kernel, int block_threads, int dynamic_shared_bytes) {
+  using key = std::tuple<int, const void*, int, int>;
   static std::map<key, int> cache;
-  return cached(cache, key{current_device(), kernel, block_threads}, [&] {
+  return cached(cache, key{current_device(), kernel, block_threads, dynamic_shared_bytes}, [&] {
     int blocks = 0;
-    PSCAN_CUDA_CHECK(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads, 0));
+    PSCAN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads,
+                                                                   dynamic_shared_bytes));
     return blocks;
   });
 }
@@ -112,6 +112,16 @@ target loaded_target(const void* probe, std::initializer_list<int> archs) {
     PSCAN_CUDA_CHECK(status);
     return static_cast<int>(target_for(attributes.ptxVersion * 10));
   }));
+}
+
+void allow_dynamic_shared_memory(const void* kernel, int bytes) {
+  using key = std::tuple<int, const void*, int>;
+  static std::map<key, int> allowed;
+  cached(allowed, key{current_device(), kernel, bytes}, [&] {
+    PSCAN_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    return bytes;
+  });
 }
 
 void prefer_shared_memory(const void* kernel) {

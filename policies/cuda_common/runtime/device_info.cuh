@@ -16,8 +16,13 @@ struct device_info {
 const device_info& current_device_info();
 
 // Resident blocks per SM of `kernel` (a __global__ function's address) launched with
-// `block_threads` threads, on the current device; cached per (device, kernel, configuration).
-int max_active_blocks_per_sm(const void* kernel, int block_threads);
+// `block_threads` threads and `dynamic_shared_bytes`, on the current device; cached per (device,
+// kernel, configuration).
+int max_active_blocks_per_sm(const void* kernel, int block_threads, int dynamic_shared_bytes = 0);
+
+// Lets `kernel` launch with `bytes` of dynamic shared memory on the current device, past the
+// default 48 KiB (once per device, kernel and size).
+void allow_dynamic_shared_memory(const void* kernel, int bytes);
 
 // Asks for the largest shared-memory carveout for `kernel` on the current device (once per
 // device and kernel): kernels whose occupancy is bound by shared memory.
