@@ -107,26 +107,6 @@ struct stretch_record {
   std::int64_t first_end;
 };
 
-// The ends among the first `diagonal` merged items (merge_path_split), found by one warp in
-// rounds of 31 probes: a few dependent reads of global memory instead of a binary search's ~30.
-template <class Ends>
-__device__ std::int64_t warp_merge_path_split(const Ends& ends, std::int64_t ends_count,
-                                              std::int64_t elements, std::int64_t diagonal) {
-  std::int64_t lo = max(diagonal - elements, std::int64_t{0});
-  std::int64_t hi = min(diagonal, ends_count);
-  const int lane = lane_id();
-  while (lo < hi) {
-    const std::int64_t probe = lo + (hi - 1 - lo) * lane / (warp_threads - 1);
-    const unsigned past = __ballot_sync(full_warp_mask, ends(probe) + probe >= diagonal);
-    if (past == 0) return hi;
-    const int first = __ffs(past) - 1;
-    const std::int64_t first_probe = lo + (hi - 1 - lo) * first / (warp_threads - 1);
-    lo = first == 0 ? lo : lo + (hi - 1 - lo) * (first - 1) / (warp_threads - 1) + 1;
-    hi = first_probe;
-  }
-  return lo;
-}
-
 // For every stretch with an end, in order: out[its first end] = init op (what the stretches
 // before leave open) op (its head). One block, so the order never depends on timing.
 template <int BLOCK_THREADS, class A, class OutIt, class Init, class Op>

@@ -114,24 +114,27 @@ target loaded_target(const void* probe, std::initializer_list<int> archs) {
   }));
 }
 
-void allow_dynamic_shared_memory(const void* kernel, int bytes) {
-  using key = std::tuple<int, const void*, int>;
-  static std::map<key, int> allowed;
-  cached(allowed, key{current_device(), kernel, bytes}, [&] {
-    PSCAN_CUDA_CHECK(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    return bytes;
+namespace {
+
+// cudaFuncSetAttribute(kernel, attribute, value) once per device, kernel, attribute and value.
+void set_attribute_once(const void* kernel, cudaFuncAttribute attribute, int value) {
+  using key = std::tuple<int, const void*, int, int>;
+  static std::map<key, int> set;
+  cached(set, key{current_device(), kernel, static_cast<int>(attribute), value}, [&] {
+    PSCAN_CUDA_CHECK(cudaFuncSetAttribute(kernel, attribute, value));
+    return value;
   });
 }
 
+}  // namespace
+
+void allow_dynamic_shared_memory(const void* kernel, int bytes) {
+  set_attribute_once(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+}
+
 void prefer_shared_memory(const void* kernel) {
-  using key = std::pair<int, const void*>;
-  static std::map<key, int> carveout;  // the carveout asked for, per device and kernel
-  cached(carveout, key{current_device(), kernel}, [&] {
-    PSCAN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                          cudaSharedmemCarveoutMaxShared));
-    return static_cast<int>(cudaSharedmemCarveoutMaxShared);
-  });
+  set_attribute_once(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                     cudaSharedmemCarveoutMaxShared);
 }
 
 }  // namespace pscan::cuda
