@@ -1,7 +1,12 @@
 #pragma once
-// What both CUDA policies share: the stream and the memory resource they run with, and the check
-// of iterator arguments (null or host pointers are rejected before any work).
+// What both CUDA policies share: the stream and the memory resource they run with, the checked
+// mode and synchronize() for input only the device sees, and the check of iterator arguments
+// (null or host pointers are rejected before any work).
 
+#include <cuda_common/check.cuh>
+#include <cuda_common/runtime/device_info.cuh>
+
+#include <pscan/detail/host_offsets.hpp>
 #include <pscan/error.hpp>
 #include <pscan/policy.hpp>
 
@@ -34,6 +39,16 @@ inline cudaStream_t explicit_stream(cudaStream_t stream) {
 #endif
 }
 
+inline constexpr unsigned long long no_bad_offset = ~0ull;
+
+// Takes the device's report of bad offsets (leaving "none"), so that no report is lost to a
+// kernel reporting at the same time.
+template <int = 0>
+__global__ void take_bad_offsets_report_kernel(unsigned long long* report,
+                                               unsigned long long* taken) {
+  *taken = atomicExch(report, no_bad_offset);
+}
+
 // The state of a CUDA policy. Modifiers return a new policy of the derived type.
 template <class Derived>
 struct policy_base : execution_policy_base {
@@ -42,6 +57,42 @@ struct policy_base : execution_policy_base {
 
   cudaStream_t stream = nullptr;        // nullptr: the default stream
   device_resource* resource = nullptr;  // nullptr: libpscan's stream-ordered pool
+  bool is_checked = false;              // input only the device sees is checked before any write
+
+  // segmented_reduce checks its offsets and waits for the check before it starts, so that bad
+  // offsets throw before anything is written (not capturable into a graph).
+  Derived checked() const {
+    Derived p = static_cast<const Derived&>(*this);
+    p.is_checked = true;
+    return p;
+  }
+
+  // Waits for the policy's stream, then throws pscan::invalid_argument naming the first bad
+  // offset that a segmented_reduce on this device (on any stream, graph replays included) found
+  // since the last synchronize().
+  void synchronize() const {
+    if (is_capturing(stream)) {
+      throw invalid_argument(
+          "pscan: synchronize(): the policy's stream is capturing a CUDA graph");
+    }
+    unsigned long long* report = current_device_info().bad_offsets_report;
+    unsigned long long* taken = nullptr;
+    unsigned long long first_bad = no_bad_offset;
+    PSCAN_CUDA_CHECK(cudaMallocAsync(&taken, sizeof *taken, stream));
+    take_bad_offsets_report_kernel<<<1, 1, 0, stream>>>(report, taken);
+    const cudaError_t launched = cudaGetLastError();
+    const cudaError_t copied = launched == cudaSuccess
+                                   ? cudaMemcpyAsync(&first_bad, taken, sizeof first_bad,
+                                                     cudaMemcpyDeviceToHost, stream)
+                                   : launched;
+    static_cast<void>(cudaFreeAsync(taken, stream));
+    PSCAN_CUDA_CHECK(copied);
+    PSCAN_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (first_bad != no_bad_offset) {
+      throw pscan::detail::offsets_error("pscan::segmented_reduce",
+                                         static_cast<std::int64_t>(first_bad));
+    }
+  }
 
   Derived on(cudaStream_t s) const {
     Derived p = static_cast<const Derived&>(*this);

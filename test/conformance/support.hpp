@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <iostream>
 #include <limits>
 #include <pscan/pscan.hpp>
@@ -148,6 +149,23 @@ void check_equal(const std::vector<T>& expected, const std::vector<T>& actual) {
   const std::string where = "first at [" + std::to_string(first) + "]: expected " +
                             show(expected[first]) + ", got " + show(actual[first]);
   CHECK_MESSAGE(mismatches == 0, mismatches, " of ", actual.size(), " outputs differ; ", where);
+}
+
+// call() must throw pscan::invalid_argument whose message contains every word.
+template <class Call>
+void check_rejected(Call&& call, std::initializer_list<const char*> words) {
+  try {
+    call();
+    FAIL_CHECK("no pscan::invalid_argument was thrown");
+  } catch (const pscan::invalid_argument& e) {
+    const std::string message = e.what();  // doctest prints a char* as a pointer
+    for (const std::string word : words) {
+      CHECK_MESSAGE(message.find(word) != std::string::npos, "the message \"", message,
+                    "\" does not name ", word);
+    }
+  } catch (const std::exception& e) {
+    FAIL_CHECK("expected pscan::invalid_argument, got another exception: ", std::string(e.what()));
+  }
 }
 
 }  // namespace conformance

@@ -9,6 +9,7 @@
 #include "conformance/segments.hpp"
 #include "conformance/value_kinds.hpp"
 #include "device_fixture.cuh"
+#include "graph_capture.cuh"
 
 #include <cmath>
 #include <cstring>
@@ -31,80 +32,6 @@ std::vector<std::int64_t> init_sizes() {
 // Several 32-bit ints, a non-commutative 8-byte map, 16-byte matrices, and the tainted type
 // (any operator call on a value not read from the input or the init shows).
 using init_kinds = kind_list<int32_plus, affine_chain, mat2_chain, tainted_sum>;
-
-class owned_stream {
- public:
-  owned_stream() { PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  owned_stream(const owned_stream&) = delete;
-  owned_stream& operator=(const owned_stream&) = delete;
-  ~owned_stream() { static_cast<void>(cudaStreamDestroy(stream_)); }
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
-
-// The work record() enqueues on `stream`, captured as a graph (no other thread may make unsafe
-// calls meanwhile: cudaStreamCaptureModeGlobal) and instantiated.
-class captured_graph {
- public:
-  template <class Record>
-  captured_graph(cudaStream_t stream, Record&& record) {
-    PSCAN_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-    try {
-      record();
-    } catch (...) {
-      cudaGraph_t partial = nullptr;
-      if (cudaStreamEndCapture(stream, &partial) == cudaSuccess && partial != nullptr) {
-        static_cast<void>(cudaGraphDestroy(partial));
-      }
-      throw;
-    }
-    PSCAN_CUDA_CHECK(cudaStreamEndCapture(stream, &graph_));
-    PSCAN_CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
-  }
-  captured_graph(const captured_graph&) = delete;
-  captured_graph& operator=(const captured_graph&) = delete;
-  ~captured_graph() {
-    static_cast<void>(cudaGraphExecDestroy(exec_));
-    static_cast<void>(cudaGraphDestroy(graph_));
-  }
-
-  void launch(cudaStream_t stream) const { PSCAN_CUDA_CHECK(cudaGraphLaunch(exec_, stream)); }
-
-  int kernel_nodes() const {
-    std::size_t count = 0;
-    PSCAN_CUDA_CHECK(cudaGraphGetNodes(graph_, nullptr, &count));
-    std::vector<cudaGraphNode_t> nodes(count);
-    PSCAN_CUDA_CHECK(cudaGraphGetNodes(graph_, nodes.data(), &count));
-    int kernels = 0;
-    for (cudaGraphNode_t node : nodes) {
-      cudaGraphNodeType type{};
-      PSCAN_CUDA_CHECK(cudaGraphNodeGetType(node, &type));
-      kernels += type == cudaGraphNodeTypeKernel;
-    }
-    return kernels;
-  }
-
- private:
-  cudaGraph_t graph_ = nullptr;
-  cudaGraphExec_t exec_ = nullptr;
-};
-
-template <class T>
-void copy_to_device(T* device, const std::vector<T>& host, cudaStream_t stream) {
-  PSCAN_CUDA_CHECK(cudaMemcpyAsync(device, host.data(), host.size() * sizeof(T),
-                                   cudaMemcpyHostToDevice, stream));
-}
-
-template <class T>
-std::vector<T> copy_to_host(const T* device, std::size_t count, cudaStream_t stream) {
-  std::vector<T> host(count);
-  PSCAN_CUDA_CHECK(
-      cudaMemcpyAsync(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
-  PSCAN_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return host;
-}
 
 // Every algorithm with an init, for kind K over n elements: run(out, init) with the value and
 // with a future_value of it write the same outputs, and those are the reference's.

@@ -138,7 +138,7 @@ case_data<T> make_case(conformance::random_source& random, std::int64_t n) {
   // Segment lengths around the segment reduction's warp and step of merged items (in the tuning
   // of the build the device runs), and empty segments.
   const auto [warp, block] = pscan::cuda::with_build([](auto build) {
-    using cfg = pscan::cuda::segmented_reduce_tuning<T, decltype(build)::target>;
+    using cfg = pscan::cuda::segmented_reduce_tuning<T, std::int64_t, decltype(build)::target>;
     return std::pair<std::int64_t, std::int64_t>{32 * cfg::items, cfg::block_threads * cfg::items};
   });
   const std::int64_t lengths[] = {0,        0,        1,         2,         31,           33,

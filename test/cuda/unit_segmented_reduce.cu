@@ -1,12 +1,16 @@
-// segmented_reduce balanced by merged items (cuda_common/algorithms/segmented_reduce.cuh): a block
-// walks its stretch of segment ends and elements together in steps of a fixed number of them. The
-// layouts put the merged count one short of, on and one past step boundaries, with the step edges
+// segmented_reduce balanced by merged items (cuda_common/algorithms/segmented_reduce.cuh): each
+// warp of a block walks its part of the block's stretch of segment ends and elements together in
+// steps of a fixed number of them. The layouts put the merged count one short of, on and one past
+// the boundaries of a step of every warp, with the step edges
 // falling inside long segments, between single elements and inside runs of empty segments; one
 // segment spans more blocks than the last block finishes in one chunk, and then more steps than
 // one a block. Every value kind (non-commutative and padded ones among them) against a host loop,
-// on every CUDA policy.
+// on every CUDA policy. Bad offsets anywhere among many blocks are reported by synchronize()
+// naming the first (the values buffer ends where the offsets say, so that compute-sanitizer sees
+// any read past it), and the call captures into a graph that replays.
 
 #include "device_fixture.cuh"
+#include "graph_capture.cuh"
 
 #include <cuda_common/algorithms/segmented_reduce.cuh>
 
@@ -97,11 +101,12 @@ void check_layout(random_source& random, layout l, std::int64_t merged, std::int
                            Fixture::download(out));
 }
 
-// Merged items a step, in the tuning of the build the device runs.
+// Merged items of a step of every warp of a block (the least a block's stretch holds), in the
+// tuning of the build the device runs.
 template <class T>
 std::int64_t step_items() {
   return pscan::cuda::with_build([](auto build) {
-    using cfg = pscan::cuda::segmented_reduce_tuning<T, decltype(build)::target>;
+    using cfg = pscan::cuda::segmented_reduce_tuning<T, std::int64_t, decltype(build)::target>;
     return std::int64_t{cfg::block_threads} * cfg::items;
   });
 }
@@ -139,4 +144,120 @@ TEST_CASE_TEMPLATE("segmented_reduce of one segment over many blocks", Fixture, 
   for (std::int64_t merged : {step * 259 + 1, 3 * wave * step + 7}) {
     check_layout<Fixture, K>(random, layout::many_blocks, conformance::capped(merged), step);
   }
+}
+
+namespace {
+
+// Offsets of `segments` segments of 0 .. 2*mean elements, from 0.
+std::vector<std::int64_t> random_offsets(random_source& random, std::int64_t segments,
+                                         std::int64_t mean) {
+  std::vector<std::int64_t> offsets = {0};
+  for (std::int64_t i = 0; i < segments; ++i) {
+    offsets.push_back(offsets.back() + random.between(0, 2 * mean));
+  }
+  return offsets;
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("segmented_reduce reports the first bad offset, reading nothing past the values",
+                   Fixture, CUDA_FIXTURES) {
+  CONFORMANCE_SEEDED_RANDOM(random);
+  using K = conformance::int32_plus;
+  const typename K::op_type op{};
+  for (std::int64_t mean : {1, 40, 3000}) {
+    const std::int64_t segments = std::max<std::int64_t>(2, conformance::capped(4'000'000) / (mean + 1));
+    const std::vector<std::int64_t> good = random_offsets(random, segments, mean);
+    auto values = Fixture::upload(conformance::make_values<K>(random, good.back()));
+    auto out = Fixture::upload(std::vector<std::int32_t>(static_cast<std::size_t>(segments)));
+    const auto p = Fixture::policy();
+    const auto reduce = [&](const std::vector<std::int64_t>& offsets) {
+      auto offs = Fixture::upload(offsets);
+      pscan::segmented_reduce(p, values.begin(), offs.begin(), offs.end(), out.begin(), K::init(),
+                              op);
+      p.synchronize();
+    };
+    const auto at = [&] { return random.between(1, segments); };
+    struct fault {
+      const char* what;
+      std::vector<std::int64_t> offsets;
+      std::int64_t first_bad;
+    };
+    std::vector<fault> faults;
+    {  // one offset a little below the one before
+      fault f{"a dip", good, at()};
+      f.offsets[f.first_bad] = f.offsets[f.first_bad - 1] - 1;
+      faults.push_back(f);
+    }
+    {  // one far past every element, so the one after it is bad
+      fault f{"a jump", good, at()};
+      f.first_bad = std::min(f.first_bad, segments - 1) + 1;
+      f.offsets[f.first_bad - 1] = std::int64_t{1} << 40;
+      faults.push_back(f);
+    }
+    {  // one negative, far before the values
+      fault f{"a negative offset", good, at()};
+      f.offsets[f.first_bad] = -(std::int64_t{1} << 40);
+      faults.push_back(f);
+    }
+    {  // two dips: the lower index is named
+      fault f{"two dips", good, at()};
+      const std::int64_t later = std::min(segments, f.first_bad + random.between(1, 1000));
+      f.offsets[later] = -1;
+      f.offsets[f.first_bad] = f.offsets[f.first_bad - 1] - 1;
+      faults.push_back(f);
+    }
+    faults.push_back({"a negative first offset", good, 0});
+    faults.back().offsets[0] = -3;
+    for (const fault& f : faults) {
+      INFO("mean ", mean, ", ", f.what, " at ", f.first_bad);
+      const std::string named = "offsets[" + std::to_string(f.first_bad) + "]";
+      conformance::check_rejected([&] { reduce(f.offsets); }, {"segmented_reduce", named.c_str()});
+      CHECK_NOTHROW(reduce(good));  // the report was taken, and good offsets add none
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("segmented_reduce captured into a graph replays, reporting bad offsets",
+                   Fixture, CUDA_FIXTURES) {
+  using namespace conformance;
+  CONFORMANCE_SEEDED_RANDOM(random);
+  using K = affine_chain;
+  using T = K::value_type;
+  const K::op_type op{};
+  const std::vector<std::int64_t> offsets = random_offsets(random, capped(20000), 50);
+  const std::size_t segments = offsets.size() - 1;
+  owned_stream stream;
+  device_buffer<T> values(static_cast<std::size_t>(offsets.back())), out(segments);
+  device_buffer<std::int64_t> offs(offsets.size());
+  copy_to_device(offs.begin(), offsets, stream.get());
+  const auto p = Fixture::policy().on(stream.get());
+  const captured_graph graph(stream.get(), [&] {
+    pscan::segmented_reduce(p, values.begin(), offs.begin(), offs.end(), out.begin(), K::init(),
+                            op);
+    check_rejected([&] { p.synchronize(); }, {"capturing"});
+    check_rejected(
+        [&] {
+          pscan::segmented_reduce(p.checked(), values.begin(), offs.begin(), offs.end(),
+                                  out.begin(), K::init(), op);
+        },
+        {"segmented_reduce", "checked", "graph"});
+  });
+  CHECK(graph.kernel_nodes() == 1);
+  for (int replay = 0; replay < 2; ++replay) {
+    INFO("replay ", replay);
+    const auto input = make_values<K>(random, offsets.back());
+    copy_to_device(values.begin(), input, stream.get());
+    graph.launch(stream.get());
+    check_equal(expected_segmented_reduce(input, offsets, K::init(), op),
+                copy_to_host(out.begin(), segments, stream.get()));
+    CHECK_NOTHROW(p.synchronize());
+  }
+  std::vector<std::int64_t> bad = offsets;
+  const std::int64_t first_bad = random.between(1, static_cast<std::int64_t>(segments));
+  bad[first_bad] = bad[first_bad - 1] - 1;
+  copy_to_device(offs.begin(), bad, stream.get());
+  graph.launch(stream.get());
+  const std::string named = "offsets[" + std::to_string(first_bad) + "]";
+  check_rejected([&] { p.synchronize(); }, {"segmented_reduce", named.c_str()});
 }

@@ -3,15 +3,16 @@
 // Garland's merge-based SpMV, 2016): the segment ends and the elements, merged, are cut into one
 // contiguous stretch a block for one wave of blocks, so the time follows the bytes whatever the
 // segment lengths.
-//   1. check_offsets: one pass over the offsets (non-negative, non-decreasing), which also reads
-//      the first and last offset; the host waits for it, so bad offsets throw before any write.
-//   2. segmented_reduce_kernel: each block finds its stretch's first end by a merge-path search
-//      of the offsets, walks the stretch (tile/segmented_reduce_tile.cuh) writing the segments it
-//      closes, and leaves its first segment, which may have begun earlier, in its record; the
-//      last block to finish finishes those segments in block order.
+// One kernel, segmented_reduce_kernel: each block reads the first and last offset (the elements'
+// range); each warp finds its part of the block's stretch by a merge-path search of the offsets
+// and walks it (tile/segmented_reduce_tile.cuh) writing the segments it closes; the block joins
+// its warps' first segments, which may have begun earlier, into its record; the last block to
+// finish finishes those segments in block order. The walks check the offsets as they arrive; bad ones go to the device's report
+// (policy_base::synchronize). The checked mode runs check_offsets_kernel first and waits.
 // The combination order depends only on the sizes and the grid, so results are the same bits
 // from run to run.
 
+#include <cuda_common/block/block_scan.cuh>
 #include <cuda_common/check.cuh>
 #include <cuda_common/launch.cuh>
 #include <cuda_common/policy.cuh>
@@ -27,77 +28,94 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <type_traits>
 
 namespace pscan::cuda {
 
-// An odd number of items a thread (at most 31) holding about `bytes` of elements.
-template <class A>
-constexpr int odd_items(int bytes) {
-  return std::max(1, (std::min(31, bytes / static_cast<int>(sizeof(A))) - 1) | 1);
+// An odd number of items a thread (at most 31), at most `most`.
+constexpr int odd_items(int most) { return std::max(1, (std::min(31, most) - 1) | 1); }
+
+// The most items a lane whose warp's rings (tile/segmented_reduce_tile.cuh: two steps of
+// elements and ends, 16 of each more, one step of results) fit in `bytes` of shared memory.
+template <class A, class E>
+constexpr int items_within(int bytes) {
+  const int fixed = static_cast<int>(16 * (sizeof(A) + sizeof(E)) + 16);
+  return odd_items((bytes - fixed) / (32 * static_cast<int>(3 * sizeof(A) + 2 * sizeof(E))));
 }
 
-// sm_90 and later: 128 bytes of elements a thread, 7936 merged items a step for 4-byte types in
-// 96 KiB of shared memory (two blocks an SM). A step costs its ring fill, searches, block scan and
-// barriers whatever its size: large steps spread them over more items. Larger types in smaller
-// blocks.
-template <class A, target Target>
+// A warp walks steps of 32 x items merged items, loads of the next step in flight while one is
+// walked: on sm_90 and later, blocks of 8 warps in 112 KiB of shared memory (two blocks an SM: 15
+// items a lane for floats and 8-byte offsets). A step's search, scan and stores cost the same
+// whatever its size: large steps spread them over more items. Larger types in smaller blocks.
+template <class A, class E, target Target>
 struct segmented_reduce_tuning {
   static constexpr int block_threads = sizeof(A) <= 64 ? 256 : 64;
-  static constexpr int items = odd_items<A>(128);
+  static constexpr int min_blocks = 2;  // registers to match: at most 128 a thread
+  static constexpr int items = items_within<A, E>(112 * 1024 / (block_threads / 32));
 };
 
-// sm_75 to sm_89: half the step, within the 48 KiB a block of any of them may take (a Turing
-// block at most 64 KiB).
-template <class A>
-struct segmented_reduce_tuning<A, target::sm80> : segmented_reduce_tuning<A, target::sm90> {
-  static constexpr int items = odd_items<A>(64);
+// sm_75 to sm_89: within the 48 KiB a block of any of them may take (a Turing block at most
+// 64 KiB).
+template <class A, class E>
+struct segmented_reduce_tuning<A, E, target::sm80> : segmented_reduce_tuning<A, E, target::sm90> {
+  static constexpr int items = items_within<A, E>(
+      46 * 1024 / (segmented_reduce_tuning<A, E, target::sm90>::block_threads / 32));
 };
+
+// The offsets' value type, as the kernels hold it.
+template <class OffIt>
+using offset_value_t = std::remove_cv_t<typename std::iterator_traits<OffIt>::value_type>;
 
 inline constexpr int check_offsets_block_threads = 256;
-inline constexpr unsigned long long no_bad_offset = ~0ull;
 
-// What the host needs to know of the offsets before launching the reduction.
-struct offsets_summary {
-  unsigned long long first_bad;  // the lowest bad index, or no_bad_offset
-  std::int64_t first;            // offsets[0]
-  std::int64_t last;             // offsets[count - 1]
-};
-
-// first_bad = the lowest i with offsets[0] < 0 (i = 0) or offsets[i] < offsets[i-1].
+// *first_bad = min(*first_bad, the lowest i of [from, to) with offsets[0] < 0 (i = 0) or
+// offsets[i] < offsets[i-1]); the whole grid strides over the range.
 template <class OffIt>
-__global__ void __launch_bounds__(check_offsets_block_threads)
-    check_offsets_kernel(OffIt offsets, std::int64_t count, offsets_summary* summary) {
-  const std::int64_t stride = std::int64_t{gridDim.x} * check_offsets_block_threads;
-  for (std::int64_t i = std::int64_t{blockIdx.x} * check_offsets_block_threads + threadIdx.x;
-       i < count; i += stride) {
+__device__ void find_first_bad_offset(OffIt offsets, std::int64_t from, std::int64_t to,
+                                      std::int64_t thread, std::int64_t threads,
+                                      unsigned long long* first_bad) {
+  for (std::int64_t i = from + thread; i < to; i += threads) {
     const auto here = static_cast<std::int64_t>(offsets[i]);
-    const bool bad = i == 0 ? here < 0 : here < static_cast<std::int64_t>(offsets[i - 1]);
-    if (bad) atomicMin(&summary->first_bad, static_cast<unsigned long long>(i));
-    if (i == 0) summary->first = here;
-    if (i == count - 1) summary->last = here;
+    if (i == 0 ? here < 0 : here < static_cast<std::int64_t>(offsets[i - 1])) {
+      atomicMin(first_bad, static_cast<unsigned long long>(i));
+      return;  // the thread's later indices are higher
+    }
   }
 }
 
+template <class OffIt>
+__global__ void __launch_bounds__(check_offsets_block_threads)
+    check_offsets_kernel(OffIt offsets, std::int64_t count, unsigned long long* first_bad) {
+  find_first_bad_offset(offsets, 0, count,
+                        std::int64_t{blockIdx.x} * check_offsets_block_threads + threadIdx.x,
+                        std::int64_t{gridDim.x} * check_offsets_block_threads, first_bad);
+}
+
+// The checked mode: checks the offsets and waits, so that bad ones throw before any write.
 template <class Derived, class OffIt>
-offsets_summary check_offsets(const policy_base<Derived>& p, OffIt offsets, std::int64_t count) {
-  temporary_buffer<offsets_summary> summary(1, p);
-  PSCAN_CUDA_CHECK(cudaMemsetAsync(&summary.data()->first_bad, 0xff, sizeof(unsigned long long),
-                                   p.stream));
+void check_offsets(const policy_base<Derived>& p, OffIt offsets, std::int64_t count) {
+  if (is_capturing(p.stream)) {
+    throw invalid_argument(
+        "pscan::segmented_reduce: the checked mode waits for its check of the offsets, which a "
+        "stream capturing a CUDA graph cannot; capture the unchecked call");
+  }
+  temporary_buffer<unsigned long long> first_bad(1, p);
+  PSCAN_CUDA_CHECK(cudaMemsetAsync(first_bad.data(), 0xff, sizeof(unsigned long long), p.stream));
   const std::int64_t blocks =
       std::min<std::int64_t>(ceil_div<std::int64_t>(count, check_offsets_block_threads),
                              std::int64_t{current_device_info().sm_count} * 8);
   check_offsets_kernel<<<static_cast<unsigned>(blocks), check_offsets_block_threads, 0, p.stream>>>(
-      offsets, count, summary.data());
+      offsets, count, first_bad.data());
   PSCAN_CUDA_CHECK_LAUNCH();
-  offsets_summary result{};
-  PSCAN_CUDA_CHECK(cudaMemcpyAsync(&result, summary.data(), sizeof result, cudaMemcpyDeviceToHost,
-                                   p.stream));
+  unsigned long long result = no_bad_offset;
+  PSCAN_CUDA_CHECK(cudaMemcpyAsync(&result, first_bad.data(), sizeof result,
+                                   cudaMemcpyDeviceToHost, p.stream));
   PSCAN_CUDA_CHECK(cudaStreamSynchronize(p.stream));
-  if (result.first_bad != no_bad_offset) {
+  if (result != no_bad_offset) {
     throw pscan::detail::offsets_error("pscan::segmented_reduce",
-                                       static_cast<std::int64_t>(result.first_bad));
+                                       static_cast<std::int64_t>(result));
   }
-  return result;
 }
 
 // A block's stretch for the last block: its summary and the index of its first end.
@@ -105,6 +123,13 @@ template <class A>
 struct stretch_record {
   stretch_summary<A> summary;
   std::int64_t first_end;
+  std::int64_t ends_end;  // one past the last end the block walked
+};
+
+// A call's counters, zeroed before its kernel: the blocks done, and whether one saw bad offsets.
+struct segmented_reduce_state {
+  unsigned done;
+  unsigned bad_offsets;
 };
 
 // For every stretch with an end, in order: out[its first end] = init op (what the stretches
@@ -137,54 +162,109 @@ __device__ void finish_first_segments(
   }
 }
 
-// Block k of gridDim.x reduces the k-th stretch of the segments + elements merged items; the last
-// block to finish (counted with an atomic between fences, the counter returned to 0) finishes the
-// stretches' first segments. Segment i is values[offsets[i] .. offsets[i + 1]), all offsets in
-// [base, base + elements].
+// Whether the blocks walked every end exactly once, in order (always so for good offsets).
+template <int BLOCK_THREADS, class A>
+__device__ bool walks_cover_every_end(const stretch_record<A>* records, int count,
+                                      std::int64_t segments) {
+  bool gap = false;
+  for (int k = static_cast<int>(threadIdx.x); k < count; k += BLOCK_THREADS) {
+    const std::int64_t expected = k == 0 ? 0 : records[k - 1].ends_end;
+    gap |= records[k].first_end != expected || (k == count - 1 && records[k].ends_end != segments);
+  }
+  return !__syncthreads_or(gap);
+}
+
+// Block k of gridDim.x reduces the k-th stretch of the segments + elements merged items, each of
+// its warps a part of it (tile/segmented_reduce_tile.cuh); one thread joins the warps' parts in
+// order into the block's record. The last block to finish (counted with an atomic between
+// fences) finishes the stretches' first segments and, when a walk saw bad offsets or the walks do
+// not fit end to end, finds the first bad offset and reports it (atomicMin into *report).
+// Segment i is values[offsets[i] .. offsets[i + 1]); the elements are values[offsets[0] ..
+// offsets[segments]), none when those are bad.
 template <class Build, class A, class InIt, class OffIt, class OutIt, class Op, class Init>
-__global__ void __launch_bounds__(segmented_reduce_tuning<A, Build::target>::block_threads)
-    segmented_reduce_kernel(InIt values, OffIt offsets, std::int64_t segments, std::int64_t base,
-                            std::int64_t elements, stretch_record<A>* records, unsigned* done,
-                            OutIt out, Init init, Op op) {
+__global__ void __launch_bounds__(
+    segmented_reduce_tuning<A, offset_value_t<OffIt>, Build::target>::block_threads,
+    min_blocks_hint<Build>(
+        segmented_reduce_tuning<A, offset_value_t<OffIt>, Build::target>::min_blocks,
+        segmented_reduce_tuning<A, offset_value_t<OffIt>, Build::target>::block_threads))
+    segmented_reduce_kernel(InIt values, OffIt offsets, std::int64_t segments,
+                            stretch_record<A>* records, segmented_reduce_state* state,
+                            unsigned long long* report, OutIt out, Init init, Op op) {
   if constexpr (compiling<Build>) {
-    using cfg = segmented_reduce_tuning<A, Build::target>;
-    using block = segmented_reduce_block<A, cfg::block_threads, cfg::items>;
+    using E = offset_value_t<OffIt>;
+    using cfg = segmented_reduce_tuning<A, E, Build::target>;
+    using warp = segmented_reduce_warp<A, E, cfg::items>;
+    constexpr int warps = cfg::block_threads / warp_threads;
     // One declaration for every instantiation (extern shared arrays share their symbol).
     extern __shared__ uint4 dynamic_shared[];
-    static_assert(alignof(typename block::storage) <= alignof(uint4));
-    auto& storage = *reinterpret_cast<typename block::storage*>(dynamic_shared);
-    __shared__ std::int64_t first_end;
+    static_assert(alignof(typename warp::storage) <= alignof(uint4));
+    auto* warp_storage = reinterpret_cast<typename warp::storage*>(dynamic_shared);
+    __shared__ uninitialized_array<stretch_record<A>, warps> warp_records;
+    __shared__ bool warp_bad[warps];
+    __shared__ typename block_scan<open_segment<A>, cfg::block_threads>::storage scan_storage;
     __shared__ bool is_last;
+    __shared__ unsigned long long first_bad;
     const pscan::detail::kept_init_t<Init> init_value = static_cast<const A&>(init);
+    const auto first = static_cast<std::int64_t>(offsets[0]);
+    const auto last = static_cast<std::int64_t>(offsets[segments]);
+    const bool bad_range = first < 0 || last < first;  // then no element is read
+    const std::int64_t base = bad_range ? 0 : first;
+    const std::int64_t elements = bad_range ? 0 : last - first;
     const std::int64_t items = segments + elements;
+    // Stretches of at least a step a warp (the grid is sized before the elements are known):
+    // blocks past the last stretch walk nothing.
     const std::int64_t k = blockIdx.x;
-    const std::int64_t d0 = items * k / gridDim.x;
-    const std::int64_t d1 = items * (k + 1) / gridDim.x;
+    const std::int64_t stretches = max(
+        std::int64_t{1}, min(std::int64_t{gridDim.x}, items / (warps * warp::step_items)));
+    const std::int64_t d0 = items * min(k, stretches) / stretches;
+    const std::int64_t d1 = items * min(k + 1, stretches) / stretches;
+    const int w = warp_id();
+    const std::int64_t w0 = d0 + (d1 - d0) * w / warps;
+    const std::int64_t w1 = d0 + (d1 - d0) * (w + 1) / warps;
     const OffIt ends = offsets + 1;
-    if (warp_id() == 0) {
-      const std::int64_t a = warp_merge_path_split(
-          [&](std::int64_t j) { return static_cast<std::int64_t>(ends[j]) - base; }, segments,
-          elements, d0);
-      if (lane_id() == 0) first_end = a;
+    const std::int64_t a0 = warp_merge_path_split(
+        [&](std::int64_t j) { return static_cast<std::int64_t>(ends[j]) - base; }, segments,
+        elements, w0);
+    const stretch_walk<A> walk =
+        warp::reduce(values + base, ends, static_cast<std::int64_t>(offsets[a0]), base, segments,
+                     elements, a0, w0 - a0, w1 - w0, out, init_value, op, warp_storage[w]);
+    if (lane_id() == 0) {
+      warp_records[w] = stretch_record<A>{walk.summary, a0, walk.ends_end};
+      warp_bad[w] = walk.bad_offsets;
     }
     __syncthreads();
-    const std::int64_t a0 = first_end;
-    const stretch_summary<A> summary =
-        block::reduce(values + base, ends, base, segments, elements, a0, d0 - a0, d1 - d0, out,
-                      init_value, op, storage);
     if (threadIdx.x == 0) {
-      records[k] = stretch_record<A>{summary, a0};
-      __threadfence();  // release the record before counting this block done
-      is_last = atomicAdd(done, 1u) == gridDim.x - 1;
-      if (is_last) {
-        atomicExch(done, 0u);
-        __threadfence();  // acquire: every record is visible from here on
+      stretch_record<A> joined = warp_records[0];
+      bool bad = bad_range || warp_bad[0];
+      for (int v = 1; v < warps; ++v) {
+        const stretch_record<A>& next = warp_records[v];
+        bad |= warp_bad[v] || next.first_end != joined.ends_end;
+        joined.summary =
+            join_stretches(joined.summary, next.summary, next.first_end, out, init_value, op);
+        joined.ends_end = next.ends_end;
       }
+      records[k] = joined;
+      if (bad) atomicOr(&state->bad_offsets, 1u);
+      __threadfence();  // release the record before counting this block done
+      is_last = atomicAdd(&state->done, 1u) == gridDim.x - 1;
+      if (is_last) __threadfence();  // acquire: every record is visible from here on
     }
     __syncthreads();
     if (!is_last) return;
-    finish_first_segments<cfg::block_threads>(records, static_cast<int>(gridDim.x), out,
-                                              init_value, op, storage.scan);
+    const int blocks = static_cast<int>(gridDim.x);
+    finish_first_segments<cfg::block_threads>(records, blocks, out, init_value, op, scan_storage);
+    const bool suspect = *static_cast<volatile unsigned*>(&state->bad_offsets) != 0;
+    if (suspect || !walks_cover_every_end<cfg::block_threads>(records, blocks, segments)) {
+      // Bad offsets: find the first, in chunks from the front (only on this error path).
+      if (threadIdx.x == 0) first_bad = no_bad_offset;
+      __syncthreads();
+      for (std::int64_t from = 0; from <= segments; from += cfg::block_threads * 64) {
+        find_first_bad_offset(offsets, from, min(from + cfg::block_threads * 64, segments + 1),
+                              threadIdx.x, cfg::block_threads, &first_bad);
+        if (__syncthreads_or(first_bad != no_bad_offset)) break;
+      }
+      if (threadIdx.x == 0 && first_bad != no_bad_offset) atomicMin(report, first_bad);
+    }
   } else {
     __trap();
   }
@@ -192,37 +272,37 @@ __global__ void __launch_bounds__(segmented_reduce_tuning<A, Build::target>::blo
 
 // The segmented_reduce of both backends, on the policy's stream with its resource (named apart
 // from it: ADL on a backend policy also finds pscan::cuda, the namespace of its base). `init`: a
-// value, or a deferred init read in the kernel.
+// value, or a deferred init read in the kernel. One kernel, no wait: bad offsets are reported by
+// a later synchronize() of a policy, or thrown here before any write in the checked mode.
 template <class Derived, class InIt, class OffIt, class OutIt, class Init, class Op>
 void reduce_segments(const policy_base<Derived>& p, InIt values, OffIt offsets_first,
                      OffIt offsets_last, OutIt out, Init init, Op op) {
   using A = pscan::detail::init_value_t<Init>;
+  using E = offset_value_t<OffIt>;
   const std::int64_t count = offsets_last - offsets_first;
-  const offsets_summary offsets = check_offsets(p, offsets_first, count);
+  if (p.is_checked) check_offsets(p, offsets_first, count);
   const std::int64_t segments = count - 1;
-  const std::int64_t elements = offsets.last - offsets.first;
   with_build([&](auto build) {
     using Build = decltype(build);
-    using cfg = segmented_reduce_tuning<A, Build::target>;
-    using block = segmented_reduce_block<A, cfg::block_threads, cfg::items>;
+    using cfg = segmented_reduce_tuning<A, E, Build::target>;
+    using warp = segmented_reduce_warp<A, E, cfg::items>;
     const auto kernel = &segmented_reduce_kernel<Build, A, InIt, OffIt, OutIt, Op, Init>;
-    constexpr int shared_bytes = sizeof(typename block::storage);
+    constexpr int shared_bytes =
+        static_cast<int>(sizeof(typename warp::storage)) * (cfg::block_threads / warp_threads);
     allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), shared_bytes);
-    // One wave, each block at least a step (and at most max_stretch_items) of merged items.
-    const std::int64_t items = segments + elements;
-    const std::int64_t resident =
-        std::int64_t{current_device_info().sm_count} *
+    // One wave: the element count is the device's to read.
+    const device_info& device = current_device_info();
+    const std::int64_t blocks =
+        std::int64_t{device.sm_count} *
         std::max(1, max_active_blocks_per_sm(reinterpret_cast<const void*>(kernel),
                                              cfg::block_threads, shared_bytes));
-    const std::int64_t blocks =
-        std::max(std::min(resident, ceil_div<std::int64_t>(items, block::step_items)),
-                 ceil_div(items, block::max_stretch_items));
     temporary_buffer<stretch_record<A>> records(static_cast<std::size_t>(blocks), p);
-    temporary_buffer<unsigned> done(1, p);
-    PSCAN_CUDA_CHECK(cudaMemsetAsync(done.data(), 0, sizeof(unsigned), p.stream));
+    temporary_buffer<segmented_reduce_state> state(1, p);
+    PSCAN_CUDA_CHECK(
+        cudaMemsetAsync(state.data(), 0, sizeof(segmented_reduce_state), p.stream));
     kernel<<<static_cast<unsigned>(blocks), cfg::block_threads, shared_bytes, p.stream>>>(
-        values, offsets_first, segments, offsets.first, elements, records.data(), done.data(), out,
-        init, op);
+        values, offsets_first, segments, records.data(), state.data(), device.bad_offsets_report,
+        out, init, op);
     PSCAN_CUDA_CHECK_LAUNCH();
   });
 }

@@ -29,10 +29,29 @@ int attribute(cudaDeviceAttr attr, int device) {
   return value;
 }
 
+// The report word, set to "none" on a stream of its own: allowed while another thread's or this
+// thread's stream captures a graph (relaxed mode for these calls), and ordered before any kernel
+// that could use it (the host waits for the memset).
+unsigned long long* allocate_report() {
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  PSCAN_CUDA_CHECK(cudaThreadExchangeStreamCaptureMode(&mode));
+  unsigned long long* report = nullptr;
+  cudaStream_t stream = nullptr;
+  cudaError_t status = cudaMalloc(&report, sizeof *report);
+  if (status == cudaSuccess) status = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+  if (status == cudaSuccess) status = cudaMemsetAsync(report, 0xff, sizeof *report, stream);
+  if (status == cudaSuccess) status = cudaStreamSynchronize(stream);
+  if (stream != nullptr) static_cast<void>(cudaStreamDestroy(stream));
+  PSCAN_CUDA_CHECK(cudaThreadExchangeStreamCaptureMode(&mode));
+  PSCAN_CUDA_CHECK(status);
+  return report;
+}
+
 device_info read_device_info(int device) {
   device_info info;
   info.sm_count = attribute(cudaDevAttrMultiProcessorCount, device);
   info.pageable_memory_access = attribute(cudaDevAttrPageableMemoryAccess, device) != 0;
+  info.bad_offsets_report = allocate_report();
   return info;
 }
 

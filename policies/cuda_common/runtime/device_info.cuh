@@ -9,10 +9,14 @@ namespace pscan::cuda {
 struct device_info {
   int sm_count = 0;
   bool pageable_memory_access = false;  // the device may read pageable host memory (HMM/ATS)
+  // Device memory where kernels report bad input only the device sees (segmented_reduce's
+  // offsets): the lowest bad index found since a policy's synchronize() last took it, ~0 when
+  // none.
+  unsigned long long* bad_offsets_report = nullptr;
 };
 
 // The properties of the calling thread's current device (cudaGetDevice). Thread-safe; the
-// reference stays valid for the life of the process.
+// reference stays valid for the life of the process. Callable while a stream captures a graph.
 const device_info& current_device_info();
 
 // Resident blocks per SM of `kernel` (a __global__ function's address) launched with

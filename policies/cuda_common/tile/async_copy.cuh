@@ -9,9 +9,16 @@
 
 namespace pscan::cuda {
 
+// BYTES (4, 8 or 16) bytes, both addresses aligned to BYTES.
+template <int BYTES>
+__device__ __forceinline__ void copy_async(void* shared_dst, const void* global_src) {
+  static_assert(BYTES == 4 || BYTES == 8 || BYTES == 16, "cp.async moves 4, 8 or 16 bytes");
+  __pipeline_memcpy_async(shared_dst, global_src, BYTES);
+}
+
 // 16 bytes, both addresses 16-byte aligned.
 __device__ __forceinline__ void copy_async_16(void* shared_dst, const void* global_src) {
-  __pipeline_memcpy_async(shared_dst, global_src, 16);
+  copy_async<16>(shared_dst, global_src);
 }
 
 // Closes the calling thread's current group of copies.

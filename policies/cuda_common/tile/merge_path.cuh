@@ -33,19 +33,19 @@ PSCAN_HOST_DEVICE I merge_path_split(const Ends& ends, I ends_count, I elements,
 }
 
 // The ends among the first `diagonal` merged items (merge_path_split), found by one warp in
-// rounds of 31 probes: a few dependent reads of global memory instead of a binary search's ~30.
-template <class Ends>
-__device__ std::int64_t warp_merge_path_split(const Ends& ends, std::int64_t ends_count,
-                                              std::int64_t elements, std::int64_t diagonal) {
-  std::int64_t lo = max(diagonal - elements, std::int64_t{0});
-  std::int64_t hi = min(diagonal, ends_count);
+// rounds of 31 probes: a few dependent reads instead of a binary search's ~log2(ends_count).
+// Every lane returns it.
+template <class I, class Ends>
+__device__ I warp_merge_path_split(const Ends& ends, I ends_count, I elements, I diagonal) {
+  I lo = max(diagonal - elements, I{0});
+  I hi = min(diagonal, ends_count);
   const int lane = lane_id();
   while (lo < hi) {
-    const std::int64_t probe = lo + (hi - 1 - lo) * lane / (warp_threads - 1);
+    const I probe = lo + (hi - 1 - lo) * lane / (warp_threads - 1);
     const unsigned past = __ballot_sync(full_warp_mask, ends(probe) + probe >= diagonal);
     if (past == 0) return hi;
     const int first = __ffs(past) - 1;
-    const std::int64_t first_probe = lo + (hi - 1 - lo) * first / (warp_threads - 1);
+    const I first_probe = lo + (hi - 1 - lo) * first / (warp_threads - 1);
     lo = first == 0 ? lo : lo + (hi - 1 - lo) * (first - 1) / (warp_threads - 1) + 1;
     hi = first_probe;
   }

@@ -1,21 +1,26 @@
 #pragma once
-// Block level of the element-balanced segmented reduction (after Merrill & Garland's merge-based
-// SpMV, 2016): a block owns a contiguous stretch of the merge of segment ends and elements
+// Warp level of the element-balanced segmented reduction (after Merrill & Garland's merge-based
+// SpMV, 2016): a warp owns a contiguous stretch of the merge of segment ends and elements
 // (merge_path.cuh), the same number of items whatever the segment lengths, and walks it in steps
-// of BLOCK_THREADS * ITEMS merged items. Each step's ends join a ring in shared memory (every end
-// is read once), its elements come in by cp.async, and each thread walks ITEMS merged items in
-// order, folding elements and writing each segment it closes into the step's results in place;
-// ITEMS is odd, so that the threads' strided reads of the elements hit distinct banks. A block
-// scan with the lifted operator (Blelloch 1990) carries each thread's open segment to the next,
-// the block's running open segment carries from step to step, and the results leave in
-// coalesced stores. The block's first segment may have begun in earlier blocks: its part here
-// goes back in the block's summary, for the last block to finish in order.
+// of 32 * ITEMS merged items, on its own: no block barrier in the walk. Ends and elements wait in
+// two rings of the warp's shared memory (shared_ring.cuh) that hold two steps: the next step's
+// arrive by cp.async while this one is walked, so loads stay in flight through the walk. Each
+// lane walks ITEMS merged items in order, folding elements and writing each segment it closes
+// into the step's results in place; ITEMS is odd, so that the lanes' strided reads of the
+// elements hit distinct banks. A warp scan with the lifted operator (Blelloch 1990) carries each
+// lane's open segment to the next, the warp's running open segment carries from step to step,
+// and the results leave in coalesced stores. The stretch's first segment may have begun in
+// earlier stretches: its part here goes back in the stretch's summary, for the block and then
+// the last block to finish in order (join_stretches). Every end that arrives is checked against
+// the one before it: bad offsets steer the walk wrongly but never out of range (the merge path
+// bounds every count by the ends and elements there are), and are flagged.
 
-#include <cuda_common/block/block_scan.cuh>
 #include <cuda_common/tile/async_copy.cuh>
 #include <cuda_common/tile/merge_path.cuh>
+#include <cuda_common/tile/shared_ring.cuh>
 #include <cuda_common/tile/tile_io.cuh>
 #include <cuda_common/utility.cuh>
+#include <cuda_common/warp/warp_scan.cuh>
 
 #include <pscan/future_value.hpp>
 
@@ -74,122 +79,224 @@ struct stretch_summary {
   open_segment<A> open;
 };
 
-template <class A, int BLOCK_THREADS, int ITEMS>
-struct segmented_reduce_block {
-  static_assert(ITEMS % 2 == 1, "an odd number of items a thread keeps the walk conflict-free");
-  static constexpr int step_items = BLOCK_THREADS * ITEMS;
-  // The ring of ends: a power of two that holds a step's.
-  static constexpr int ring_size = [] {
-    int size = 1;
-    while (size < step_items) size *= 2;
-    return size;
-  }();
-  using scan = block_scan<open_segment<A>, BLOCK_THREADS>;
-  // Positions within a stretch are ints: a stretch holds at most this many merged items.
-  static constexpr std::int64_t max_stretch_items = std::int64_t{1} << 30;
+// What a warp's walk of its stretch leaves: the stretch's summary, one past the last end it
+// walked, and whether an end arrived below the one before it.
+template <class A>
+struct stretch_walk {
+  stretch_summary<A> summary;
+  std::int64_t ends_end;
+  bool bad_offsets;
+};
+
+// Stretch `left` followed by stretch `right` (whose first end is right_first_end): writes the
+// segment that right's first end closes when left has an end (out[right_first_end]), and
+// returns the two as one stretch.
+template <class A, class OutIt, class Init, class Op>
+__device__ stretch_summary<A> join_stretches(const stretch_summary<A>& left,
+                                             const stretch_summary<A>& right,
+                                             std::int64_t right_first_end, OutIt out,
+                                             const Init& init, Op op) {
+  stretch_summary<A> joined;
+  joined.open = open_segment_op<Op>{op}(left.open, right.open);
+  joined.head = left.head;
+  if (right.open.has_end) {
+    const partial<A> closed = join(left.open.tail, right.head, op);
+    if (left.open.has_end) {
+      out[right_first_end] = finish_segment(init, closed, op);
+    } else {
+      joined.head = closed;
+    }
+  }
+  return joined;
+}
+
+// The scan of the lanes' open segments {acc, has_end} with the lifted operator, the flags kept in
+// ballots so that only the values move between lanes (a segmented Kogge-Stone scan): `before`
+// gets what the lanes below this one leave open (meaningless in lane 0), `total` what the warp
+// leaves open.
+template <class A, class Op>
+__device__ __forceinline__ void scan_open_segments(const partial<A>& acc, bool has_end, Op op,
+                                                   open_segment<A>& before,
+                                                   open_segment<A>& total) {
+  const unsigned lane = lane_id();
+  const unsigned ends = __ballot_sync(full_warp_mask, has_end);
+  A value = acc.value;
+  bool has = acc.has;
+#pragma unroll
+  for (unsigned d = 1; d < warp_threads; d *= 2) {
+    const A lower = warp_shuffle_up(value, static_cast<int>(d));
+    const bool lower_has = __shfl_up_sync(full_warp_mask, has ? 1 : 0, d) != 0;
+    // The lower lane's part joins this lane's when no lane of (lane - d, lane] ends a segment.
+    const unsigned span = ((2u << lane) - 1) & ~((1u << (lane - d + 1)) - 1);
+    if (lane >= d && (ends & span) == 0 && lower_has) {
+      value = has ? static_cast<A>(op(lower, value)) : lower;
+      has = true;
+    }
+  }
+  before.tail =
+      partial<A>{warp_shuffle_up(value, 1), __shfl_up_sync(full_warp_mask, has ? 1 : 0, 1) != 0};
+  before.has_end = (ends & ((1u << lane) - 1)) != 0;
+  total.tail = partial<A>{warp_shuffle(value, warp_threads - 1),
+                          __shfl_sync(full_warp_mask, has ? 1 : 0, warp_threads - 1) != 0};
+  total.has_end = ends != 0;
+}
+
+// E: the offsets' value type, held as read (an end is checked before it is trusted).
+template <class A, class E, int ITEMS>
+struct segmented_reduce_warp {
+  static_assert(ITEMS % 2 == 1, "an odd number of items a lane keeps the walk conflict-free");
+  static constexpr int step_items = warp_threads * ITEMS;
+  // Two steps, the one walked and the next, arriving, and a 16-byte unit more: fetches end on
+  // unit boundaries, so that each is whole units but at the ends of the input.
+  static constexpr int ring_items = 2 * step_items + 16;
+  using value_ring = shared_ring<A, ring_items>;
+  using end_ring = shared_ring<E, ring_items>;
 
   struct storage {
-    // (+ 16: the elements may start up to 15 bytes in, to share the input's 16-byte alignment.)
-    uninitialized_array<unsigned char, step_items * sizeof(A) + 16> values;
+    uninitialized_array<A, ring_items> values;
+    uninitialized_array<E, ring_items> ends;
     uninitialized_array<A, step_items> results;
-    int ends[ring_size];  // end j at ends[j % ring_size], counted from the stretch's first element
-    typename scan::storage scan;
     uninitialized_array<partial<A>, 1> head;
   };
 
   // The stretch of `items` merged items that starts with end `a` (of `segments`) and element `b`
-  // (of `elements`), element j at values[j], end j at element position ends_first[j] - base
-  // (non-decreasing), segment j's result to out[j]. Writes the segments it closes but the first;
-  // returns its summary.
+  // (of `elements`): element j at values[j], end j at element position ends_first[j] - base
+  // (ends_first[a - 1], or the first offset, is `before_first`), segment j's result to out[j].
+  // Writes the segments it closes but the first. All lanes of the warp call it.
   template <class InIt, class EndIt, class OutIt, class Init, class Op>
-  __device__ static stretch_summary<A> reduce(InIt values, EndIt ends_first, std::int64_t base,
-                                              std::int64_t segments, std::int64_t elements,
-                                              std::int64_t a, std::int64_t b, std::int64_t items,
-                                              OutIt out, const Init& init, Op op, storage& s) {
-    const int t = static_cast<int>(threadIdx.x);
-    const std::int64_t b_first = b;
-    std::int64_t loaded = a;  // the ring holds ends [a, loaded)
+  __device__ static stretch_walk<A> reduce(InIt values, EndIt ends_first, std::int64_t before_first,
+                                           std::int64_t base, std::int64_t segments,
+                                           std::int64_t elements, std::int64_t a, std::int64_t b,
+                                           std::int64_t items, OutIt out, const Init& init, Op op,
+                                           storage& s) {
+    const int lane = lane_id();
+    const open_segment_op<Op> lifted{op};
+    const value_ring vring = value_ring::over(values, s.values.data());
+    const end_ring ering = end_ring::over(ends_first, s.ends.data());
+    const std::int64_t a_first = a;
+    bool bad = false;
+    // The rings hold (or are receiving) elements [b, values_end) and ends [a, ends_end); slots
+    // advance with the positions (a modulo of 64-bit positions only here).
+    int b_slot = vring.slot(b);
+    int a_slot = ering.slot(a);
+    std::int64_t values_end = b, ends_end = a;
+    int values_end_slot = b_slot, ends_end_slot = a_slot;
+    std::int64_t ends_checked = a;
+    int ends_checked_slot = a_slot;
+    const std::int64_t first_step = min(items, std::int64_t{step_items});
+    vring.template extend<warp_threads>(values, values_end, values_end_slot,
+                                        min(vring.unit_boundary(b + first_step), elements), lane);
+    ering.template extend<warp_threads>(ends_first, ends_end, ends_end_slot,
+                                        min(ering.unit_boundary(a + first_step), segments), lane);
+    commit_async_copies();
     open_segment<A> running;  // what the steps so far leave open
     running.tail.has = false;
     running.has_end = false;
     for (std::int64_t done = 0; done < items;) {
       const int step = static_cast<int>(min(items - done, std::int64_t{step_items}));
-      const int ends_count = static_cast<int>(min(segments - a, std::int64_t{step}));
-      // Ends past the stretch may lie further than an int reaches: they only need to lie past it.
-      for (std::int64_t j = loaded + t; j < a + ends_count; j += BLOCK_THREADS) {
-        s.ends[j & (ring_size - 1)] = static_cast<int>(
-            min(static_cast<std::int64_t>(ends_first[j]) - base - b_first, max_stretch_items));
-      }
-      loaded = max(loaded, a + ends_count);
-      __syncthreads();
-      const int b_offset = static_cast<int>(b - b_first);
-      const int ring_first = static_cast<int>(a & (ring_size - 1));
+      wait_async_copies();
+      __syncwarp();
+      bad |= check_ends(ering, ends_checked, ends_end, ends_checked_slot, a_first, before_first);
+      ends_checked = ends_end;
+      ends_checked_slot = ends_end_slot;
+      const std::int64_t origin = base + b;
+      // End j of the step, as an element position of the step (at least 0 for good offsets;
+      // capped, since a step compares it only with positions in [0, step]).
       const auto end_at = [&](int j) {
-        return s.ends[(ring_first + j) & (ring_size - 1)] - b_offset;
+        const std::int64_t x =
+            static_cast<std::int64_t>(ering.items[end_ring::advance(a_slot, j)]) - origin;
+        return static_cast<int>(min(x, std::int64_t{1} << 30));
       };
-      const int na = merge_path_split<int>(end_at, ends_count,
-                                           static_cast<int>(min(elements - b, std::int64_t{step})),
-                                           step);
+      const int na = warp_merge_path_split<int>(
+          end_at, static_cast<int>(min(segments - a, std::int64_t{step})),
+          static_cast<int>(min(elements - b, std::int64_t{step})), step);
       const int nb = step - na;
-      const A* vals = load_values(values + b, nb, s.values.data());
-      __syncthreads();
 
-      // This thread's merged items: [t * ITEMS, t * ITEMS + ITEMS) of the step's.
-      const int diagonal = min(t * ITEMS, step);
-      const int a_first = merge_path_split<int>(end_at, na, nb, diagonal);
-      int ai = a_first;
-      int bi = diagonal - a_first;
+      // The next step's ends and elements, in flight while this one is walked.
+      const std::int64_t next = min(items - done - step, std::int64_t{step_items});
+      if (next > 0) {
+        vring.template extend<warp_threads>(values, values_end, values_end_slot,
+                                            min(vring.unit_boundary(b + nb + next), elements),
+                                            lane);
+        ering.template extend<warp_threads>(ends_first, ends_end, ends_end_slot,
+                                            min(ering.unit_boundary(a + na + next), segments),
+                                            lane);
+        commit_async_copies();
+      }
+
+      // This lane's merged items: [lane * ITEMS, lane * ITEMS + ITEMS) of the step's.
+      const int diagonal = min(lane * ITEMS, step);
+      const int a_mine = merge_path_split<int>(end_at, na, nb, diagonal);
+      int ai = a_mine;
+      const int bi = diagonal - a_mine;
+      const int slot = value_ring::advance(b_slot, bi);  // of element bi
       // The next end's position: an end of the step lies at most at nb, so past the last end
       // the walk never takes one again.
       int next_end = ai < na ? end_at(ai) : INT_MAX;
       partial<A> acc;
       acc.has = false;
-      partial<A> head;  // before the thread's first end
+      partial<A> head;  // before the lane's first end
       head.has = false;
       bool has_end = false;
       const int count = min(ITEMS, step - diagonal);
+      // The ring wraps inside a lane's items at most once a step: the other lanes read straight
+      // on (a warp-wide choice, so that no lane waits for another's path).
+      const bool straight = __all_sync(full_warp_mask, slot + ITEMS <= ring_items);
       if (count == ITEMS && next_end >= bi + ITEMS && bi + ITEMS <= nb) {
-        // No end among the thread's items (most threads, once segments outgrow a thread).
-        A x = vals[bi];
+        // No end among the lane's items (most lanes, once segments outgrow a lane).
+        const A* v = vring.items + slot;
+        A x;
+        if (straight) {
+          x = v[0];
 #pragma unroll
-        for (int i = 1; i < ITEMS; ++i) x = static_cast<A>(op(x, vals[bi + i]));
+          for (int i = 1; i < ITEMS; ++i) x = static_cast<A>(op(x, v[i]));
+        } else {
+          x = v[0];
+#pragma unroll
+          for (int i = 1; i < ITEMS; ++i) {
+            x = static_cast<A>(op(x, vring.items[value_ring::advance(slot, i)]));
+          }
+        }
         acc = partial<A>{x, true};
       } else {
-#pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-          if (i < count) {
-            if (next_end <= bi) {
-              if (has_end) {
-                s.results[ai] = finish_segment(static_cast<const A&>(init), acc, op);
-              } else {
-                head = acc;
-                has_end = true;
-              }
-              acc.has = false;
-              ++ai;
-              next_end = ai < na ? end_at(ai) : INT_MAX;
+        // Runs of elements between ends: a test per end, not per item.
+        int taken = 0;     // elements taken
+        int left = count;  // merged items still to take
+        while (left > 0) {
+          const int run = min(left, max(0, next_end - (bi + taken)));
+          for (int i = 0; i < run; ++i) {
+            const A x = vring.items[value_ring::advance(slot, taken + i)];
+            acc = acc.has ? partial<A>{static_cast<A>(op(acc.value, x)), true}
+                          : partial<A>{x, true};
+          }
+          taken += run;
+          left -= run;
+          if (left > 0) {  // the next end
+            if (has_end) {
+              s.results[ai] = finish_segment(static_cast<const A&>(init), acc, op);
             } else {
-              const A x = vals[bi++];
-              acc = acc.has ? partial<A>{static_cast<A>(op(acc.value, x)), true}
-                            : partial<A>{x, true};
+              head = acc;
+              has_end = true;
             }
+            acc.has = false;
+            ++ai;
+            next_end = ai < na ? end_at(ai) : INT_MAX;
+            --left;
           }
         }
       }
 
-      // What the threads before this one leave open, and the step's own.
-      open_segment<A> step_open;
-      bool has_before;
-      const open_segment<A> before = scan::exclusive(open_segment<A>{acc, has_end},
-                                                     open_segment_op<Op>{op}, s.scan, step_open,
-                                                     has_before);
+      // What the lanes before this one leave open, and the step's own. A lane without items
+      // leaves nothing open and joins as no one.
+      open_segment<A> before, step_open;
+      scan_open_segments(acc, has_end, op, before, step_open);
       if (has_end) {
         partial<A> carried;
         carried.has = false;
-        if (has_before) carried = before.tail;
+        if (lane > 0) carried = before.tail;
         const partial<A> first = join(carried, head, op);
-        if (has_before && before.has_end) {
-          s.results[a_first] = finish_segment(static_cast<const A&>(init), first, op);
+        if (lane > 0 && before.has_end) {
+          s.results[a_mine] = finish_segment(static_cast<const A&>(init), first, op);
         } else if (running.has_end) {  // the step's first end, not the stretch's
           s.results[0] = finish_segment(static_cast<const A&>(init),
                                         join(running.tail, first, op), op);
@@ -197,58 +304,44 @@ struct segmented_reduce_block {
           s.head[0] = join(running.tail, first, op);
         }
       }
-      __syncthreads();
-      for (int j = running.has_end ? t : t + 1; j < na; j += BLOCK_THREADS) {
+      __syncwarp();
+      for (int j = running.has_end ? lane : lane + 1; j < na; j += warp_threads) {
         out[a + j] = s.results[j];
       }
-      running = open_segment_op<Op>{op}(running, step_open);
+      __syncwarp();  // the results are read before the next step writes them
+      running = lifted(running, step_open);
       a += na;
       b += nb;
+      a_slot = end_ring::advance(a_slot, na);
+      b_slot = value_ring::advance(b_slot, nb);
       done += step;
     }
-    stretch_summary<A> summary;
-    summary.open = running;
-    summary.head.has = false;
-    if (running.has_end) summary.head = s.head[0];
-    return summary;
+    stretch_walk<A> walk;
+    walk.summary.open = running;
+    walk.summary.head.has = false;
+    if (running.has_end) walk.summary.head = s.head[0];
+    walk.ends_end = a;
+    walk.bad_offsets = __any_sync(full_warp_mask, bad);
+    return walk;
   }
 
  private:
-  // values[0 .. nb) to shared memory, returned there (not yet visible to other threads). From a
-  // raw pointer, the 16-byte units go by cp.async into shared memory of the same alignment (the
-  // values start as many bytes into `buffer` as the input is past a 16-byte boundary), and only
-  // the items before the first and after the last whole unit one by one.
-  template <class InIt>
-  __device__ static A* load_values(InIt values, int nb, unsigned char* buffer) {
-    const int t = static_cast<int>(threadIdx.x);
-    if constexpr (is_pointer_to_v<InIt, A> && has_16_byte_units_v<A>) {
-      constexpr int K = unit_items_v<A>;
-      const auto address = reinterpret_cast<std::uintptr_t>(values);
-      if (address % sizeof(A) == 0) {
-        const int skew = static_cast<int>(address & 15);
-        A* vals = reinterpret_cast<A*>(buffer + skew);
-        const int head = min(((16 - skew) & 15) / static_cast<int>(sizeof(A)), nb);
-        const int units = (nb - head) / K;
-#pragma unroll
-        for (int i = 0; i < ceil_div(step_items / K, BLOCK_THREADS); ++i) {
-          const int u = i * BLOCK_THREADS + t;
-          if (u < units) copy_async_16(vals + head + u * K, values + head + u * K);
-        }
-        commit_async_copies();
-        const int tail = head + units * K;
-        if (t < head) vals[t] = values[t];
-        if (tail + t < nb) vals[tail + t] = values[tail + t];
-        wait_async_copies();
-        return vals;
-      }
+  // Whether any of ends [from, to), now in the ring from slot from_slot on, lies below the end
+  // before it.
+  __device__ static bool check_ends(const end_ring& ring, std::int64_t from, std::int64_t to,
+                                    int from_slot, std::int64_t a_first,
+                                    std::int64_t before_first) {
+    bool bad = false;
+    const int count = static_cast<int>(to - from);
+    for (int i = lane_id(); i < count; i += warp_threads) {
+      const int slot = end_ring::advance(from_slot, i);
+      const std::int64_t before =
+          from + i == a_first
+              ? before_first
+              : static_cast<std::int64_t>(ring.items[slot == 0 ? ring_items - 1 : slot - 1]);
+      bad |= static_cast<std::int64_t>(ring.items[slot]) < before;
     }
-    A* vals = reinterpret_cast<A*>(buffer);
-#pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-      const int j = i * BLOCK_THREADS + t;
-      if (j < nb) vals[j] = static_cast<A>(values[j]);
-    }
-    return vals;
+    return bad;
   }
 };
 
