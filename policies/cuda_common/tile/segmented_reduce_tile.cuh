@@ -127,7 +127,7 @@ __device__ __forceinline__ void scan_open_segments(const partial<A>& acc, bool h
     const A lower = warp_shuffle_up(value, static_cast<int>(d));
     const bool lower_has = __shfl_up_sync(full_warp_mask, has ? 1 : 0, d) != 0;
     // The lower lane's part joins this lane's when no lane of (lane - d, lane] ends a segment.
-    const unsigned span = ((2u << lane) - 1) & ~((1u << (lane - d + 1)) - 1);
+    const unsigned span = lane >= d ? ((2u << lane) - 1) & ~((1u << (lane - d + 1)) - 1) : 0u;
     if (lane >= d && (ends & span) == 0 && lower_has) {
       value = has ? static_cast<A>(op(lower, value)) : lower;
       has = true;
