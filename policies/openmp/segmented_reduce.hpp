@@ -9,6 +9,7 @@
 #include "policy.hpp"
 
 #include <pscan/detail/host_offsets.hpp>
+#include <pscan/detail/merge_path.hpp>
 
 #include <omp.h>
 
@@ -38,21 +39,13 @@ struct slice_result {
 // Items (elements reduced plus outputs written) per thread before a team pays off; as for scans.
 inline constexpr std::int64_t segmented_reduce_min_per_thread = 8192;
 
-// Number of segments ending before diagonal d of the merge path. Segment k's end comes after
-// its last element and after the k ends before it: at position k + offsets[k+1] - offsets[0].
+// Number of segments ending before diagonal d of the merge path (pscan/detail/merge_path.hpp):
+// segment k's end is at element position offsets[k+1] - offsets[0].
 template <class OffIt>
 std::int64_t segments_before(const offsets_view<OffIt>& off, std::int64_t segments,
                              std::int64_t d) {
-  std::int64_t lo = 0, hi = segments;
-  while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    if (mid + off(mid + 1) - off(0) < d) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo;
+  return pscan::detail::merge_path_split(
+      [&](std::int64_t k) { return off(k + 1) - off(0); }, segments, off(segments) - off(0), d);
 }
 
 // Reduces the merge-path slice [d_lo, d_hi): writes out[k] for every segment that starts and
