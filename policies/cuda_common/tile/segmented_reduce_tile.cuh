@@ -239,9 +239,10 @@ struct segmented_reduce_warp {
       head.has = false;
       bool has_end = false;
       const int count = min(ITEMS, step - diagonal);
-      // The ring wraps inside a lane's items at most once a step: the other lanes read straight
-      // on (a warp-wide choice, so that no lane waits for another's path).
-      const bool straight = __all_sync(full_warp_mask, slot + ITEMS <= ring_items);
+      // Whether the step's elements lie in one piece of the ring, so that every lane reads
+      // straight on: a choice of the whole warp, so that no lane waits for another's path (and
+      // no vote, which nvcc 13.0 may sink into the branch below, out of the other lanes' reach).
+      const bool straight = b_slot + nb <= ring_items;
       if (count == ITEMS && next_end >= bi + ITEMS && bi + ITEMS <= nb) {
         // No end among the lane's items (most lanes, once segments outgrow a lane).
         const A* v = vring.items + slot;
