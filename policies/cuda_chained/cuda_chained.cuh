@@ -4,9 +4,14 @@
 // kernel launch; tiles learn their prefix from their predecessors through tile state cached per
 // stream (no init kernel, no memset); .deterministic() makes results bitwise reproducible for
 // any type and operator. Asynchronous on the policy's stream (.on(stream)); reduce returns a
-// host value and syncs.
+// host value and syncs. The algorithms are those of cuda_common/algorithms/, run with this
+// backend's kernels (policy.cuh).
 
 #include <cuda_chained/policy.cuh>
 #include <cuda_chained/reduce.cuh>
 #include <cuda_chained/scan.cuh>
-#include <cuda_chained/segmented.cuh>
+
+#include <cuda_common/algorithms/reductions.cuh>
+#include <cuda_common/algorithms/scans.cuh>
+#include <cuda_common/algorithms/segmented_reduce.cuh>
+#include <cuda_common/algorithms/segmented_scans.cuh>

@@ -6,18 +6,15 @@
 // first, and publishes the value into the call's sink (cuda_common/device_result.cuh): host
 // memory for reduce (cuda::host_result: no copy, no stream sync), *result on the device for
 // reduce_into (no host wait at all, so it can be captured into a graph). The grid fills the GPU
-// once. An empty input launches one thread that publishes init.
+// once.
 
 #include <cuda_chained/call_state.cuh>
 #include <cuda_chained/policy.cuh>
 #include <cuda_chained/tile_state.cuh>
 #include <cuda_chained/tuning.cuh>
 
-#include <cuda_common/algorithms/reductions.cuh>
 #include <cuda_common/check.cuh>
-#include <cuda_common/device_result.cuh>
 #include <cuda_common/launch.cuh>
-#include <cuda_common/runtime/host_result.cuh>
 #include <cuda_common/target.cuh>
 #include <cuda_common/tile/tile_reduce.cuh>
 #include <cuda_common/utility.cuh>
@@ -67,36 +64,26 @@ __global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
 
 }  // namespace impl
 
-// Reduces first[0 .. n) (n >= 0), init first, into the sink that make_sink() returns; calls it
-// right before the launch (a host_result slot is taken only once nothing else can throw) and
-// returns the sink (cuda_common/algorithms/reductions.cuh: reduce, reduce_into).
-template <class InIt, class Init, class Op, class MakeSink>
-auto reduce_to_sink(const policy& p, InIt first, std::int64_t n, const Init& init, Op op,
-                    MakeSink make_sink) {
+// The sink is made right before the launch: a host_result slot is taken only once nothing else
+// can throw.
+template <class Build, class InIt, class Init, class Op, class MakeSink>
+auto kernels::reduce(const policy& p, InIt first, std::int64_t n, const Init& init, Op op,
+                     MakeSink make_sink) {
   using A = pscan::detail::init_value_t<Init>;
   using sink_type = decltype(make_sink());
-  if (n == 0) {
-    const sink_type sink = make_sink();
-    cuda::publish_init(p.stream, sink, init);
-    return sink;
-  }
-  return cuda::with_build([&](auto build) {
-    using Build = decltype(build);
-    using cfg = tuning<A, Build::target>;
-    using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
-    const auto kernel = &impl::reduce_kernel<Build, A, InIt, Op, sink_type, Init>;
-    const std::int64_t blocks =
-        cuda::share_blocks<range>(reinterpret_cast<const void*>(kernel), n);
-    // The counters, then the partials (256-byte aligned).
-    call_state scratch(p, tile_counters_bytes + sizeof(A) * blocks, impl::reduce_layout);
-    auto* const base = static_cast<unsigned char*>(scratch.data());
-    A* partials = reinterpret_cast<A*>(base + tile_counters_bytes);
-    const sink_type sink = make_sink();
-    kernel<<<static_cast<unsigned int>(blocks), cfg::block_threads, 0, p.stream>>>(
-        first, n, init, op, static_cast<tile_counters*>(scratch.data()), partials, sink);
-    PSCAN_CUDA_CHECK_LAUNCH();
-    return sink;
-  });
+  using cfg = tuning<A, Build::target>;
+  using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
+  const auto kernel = &impl::reduce_kernel<Build, A, InIt, Op, sink_type, Init>;
+  const std::int64_t blocks = cuda::share_blocks<range>(reinterpret_cast<const void*>(kernel), n);
+  // The counters, then the partials (256-byte aligned).
+  call_state scratch(p, tile_counters_bytes + sizeof(A) * blocks, impl::reduce_layout);
+  auto* const base = static_cast<unsigned char*>(scratch.data());
+  A* partials = reinterpret_cast<A*>(base + tile_counters_bytes);
+  const sink_type sink = make_sink();
+  kernel<<<static_cast<unsigned int>(blocks), cfg::block_threads, 0, p.stream>>>(
+      first, n, init, op, static_cast<tile_counters*>(scratch.data()), partials, sink);
+  PSCAN_CUDA_CHECK_LAUNCH();
+  return sink;
 }
 
 }  // namespace pscan::chained

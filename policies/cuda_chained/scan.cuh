@@ -1,10 +1,13 @@
 #pragma once
-// inclusive_scan / exclusive_scan of pscan::cuda_chained: one kernel launch per call, reading
-// the input once and writing the output once (2n of memory traffic, like a copy). What fits one
+// The scans of pscan::cuda_chained (kernels::scan): one kernel launch per call, reading the input
+// once and writing the output once (2n of memory traffic, like a copy). What fits one
 // register-resident tile goes to the one-block kernel; up to tuning's max_cluster_tiles such
 // tiles (half-size ones where those suffice) to the cluster kernel; more to the chained kernel
 // with the stream's cached tile state, in small tiles while those number at most tuning's
-// small_tiles_per_sm per SM, else in large ones.
+// small_tiles_per_sm per SM, else in large ones. A segmented input (the segmented scans and scans
+// by key) goes to the chained kernel with the segmented tile agent, which reads values, flags or
+// keys once each; the look-back carries (aggregate, head) pairs, so a tile that starts a segment
+// is its own inclusive prefix.
 
 #include <cuda_chained/call_state.cuh>
 #include <cuda_chained/lookback_tree.cuh>
@@ -113,57 +116,52 @@ bool cluster_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const 
   return true;
 }
 
-// Init: a value of the accumulator type, or a deferred init (read in the kernel) of that type.
-template <class Build, bool Exclusive, bool HasInit, class InIt, class OutIt, class Init, class Op>
-void scan_for(const policy& p, InIt first, std::int64_t n, OutIt out, const Init& init, Op op) {
-  using A = pscan::detail::init_value_t<Init>;
-  using cfg = tuning<A, Build::target>;
-  if (n <= cfg::register_tile_items) {
-    single_block_scan_kernel<Build, Exclusive, HasInit, A>
-        <<<1, cfg::scan_threads, 0, p.stream>>>(first, n, out, init, op);
-    PSCAN_CUDA_CHECK_LAUNCH();
-    return;
-  }
-  if constexpr (cfg::half_register_items > 0) {
-    if (cluster_scan<Build, cfg::half_register_items, Exclusive, HasInit>(p, first, n, out, init,
-                                                                          op)) {
-      return;
-    }
-  }
-  if (cluster_scan<Build, cfg::register_items, Exclusive, HasInit>(p, first, n, out, init, op)) {
-    return;
-  }
-  const std::int64_t small_tiles = cuda::ceil_div<std::int64_t>(n, cfg::small_tile_items);
-  if (small_tiles <= std::int64_t{cfg::small_tiles_per_sm} * cuda::current_device_info().sm_count) {
-    chained_scan<Build, cfg::small_scan_items, Exclusive, HasInit>(p, first, n, out, init, op);
-  } else {
-    chained_scan<Build, cfg::scan_items, Exclusive, HasInit>(p, first, n, out, init, op);
-  }
-}
-
-template <bool Exclusive, bool HasInit, class InIt, class OutIt, class Init, class Op>
-void scan(const policy& p, InIt first, InIt last, OutIt out, const Init& init, Op op) {
-  cuda::with_build([&](auto build) {
-    scan_for<decltype(build), Exclusive, HasInit>(p, first, last - first, out, init, op);
-  });
-}
+// The values whose size sets the tiles: a segmented input's plain values, not their pairs.
+template <class A, bool Segmented>
+struct tiled_value {
+  using type = A;
+};
+template <class T>
+struct tiled_value<pscan::detail::flagged<T>, true> {
+  using type = T;
+};
 
 }  // namespace impl
 
-template <class InIt, class OutIt, class Op>
-void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op) {
-  using A = typename std::iterator_traits<InIt>::value_type;
-  impl::scan<false, false>(p, first, last, out, A{}, op);
-}
-
-template <class InIt, class OutIt, class Op, class T>
-void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op, T init) {
-  impl::scan<false, true>(p, first, last, out, init, op);
-}
-
-template <class InIt, class OutIt, class T, class Op>
-void exclusive_scan(const policy& p, InIt first, InIt last, OutIt out, T init, Op op) {
-  impl::scan<true, true>(p, first, last, out, init, op);
+// Init: a value of the accumulator type, or a deferred init (read in the kernel) of that type.
+// Register tiles take plain inputs only; a segmented input goes to the chained kernel.
+template <class Build, bool Exclusive, bool HasInit, class InIt, class OutIt, class Init, class Op>
+void kernels::scan(const policy& p, InIt first, std::int64_t n, OutIt out, const Init& init,
+                   Op op) {
+  using A = pscan::detail::init_value_t<Init>;
+  if constexpr (!cuda::is_segmented_input_v<InIt>) {
+    using cfg = tuning<A, Build::target>;
+    if (n <= cfg::register_tile_items) {
+      single_block_scan_kernel<Build, Exclusive, HasInit, A>
+          <<<1, cfg::scan_threads, 0, p.stream>>>(first, n, out, init, op);
+      PSCAN_CUDA_CHECK_LAUNCH();
+      return;
+    }
+    if constexpr (cfg::half_register_items > 0) {
+      if (impl::cluster_scan<Build, cfg::half_register_items, Exclusive, HasInit>(p, first, n, out,
+                                                                                  init, op)) {
+        return;
+      }
+    }
+    if (impl::cluster_scan<Build, cfg::register_items, Exclusive, HasInit>(p, first, n, out, init,
+                                                                           op)) {
+      return;
+    }
+  }
+  using cfg =
+      tuning<typename impl::tiled_value<A, cuda::is_segmented_input_v<InIt>>::type, Build::target>;
+  const std::int64_t small_tiles = cuda::ceil_div<std::int64_t>(n, cfg::small_tile_items);
+  if (small_tiles <= std::int64_t{cfg::small_tiles_per_sm} * cuda::current_device_info().sm_count) {
+    impl::chained_scan<Build, cfg::small_scan_items, Exclusive, HasInit>(p, first, n, out, init,
+                                                                         op);
+  } else {
+    impl::chained_scan<Build, cfg::scan_items, Exclusive, HasInit>(p, first, n, out, init, op);
+  }
 }
 
 }  // namespace pscan::chained

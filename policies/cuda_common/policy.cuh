@@ -49,7 +49,8 @@ __global__ void take_bad_offsets_report_kernel(unsigned long long* report,
   *taken = atomicExch(report, no_bad_offset);
 }
 
-// The state of a CUDA policy. Modifiers return a new policy of the derived type.
+// The state of a CUDA policy. Modifiers return a new policy of the derived type, whose `kernels`
+// are the backend's launchers: every algorithm starts in cuda_common/algorithms/ and runs them.
 template <class Derived>
 struct policy_base : execution_policy_base {
   // Kernels read a pscan::future_value init from device memory when they run.
@@ -110,11 +111,12 @@ struct policy_base : execution_policy_base {
 // host memory without HMM/ATS). Implemented in libpscan.
 void check_device_accessible(const char* algorithm, const char* argument, const void* p);
 
-// The check_iterator hook of both CUDA backends (each exposes it with a one-line overload taking
-// its policy). Raw pointers must be non-null and device-accessible when n != 0 (n = -1: unknown
+// The check_iterator hook of the dispatch layer (pscan/detail/dispatch.hpp), for both CUDA
+// policies. Raw pointers must be non-null and device-accessible when n != 0 (n = -1: unknown
 // count); other iterators (fancy iterators) cannot be inspected and pass.
-template <class It>
-void check_iterator(const char* algorithm, const char* argument, It it, std::int64_t n) {
+template <class P, class It>
+void check_iterator(const policy_base<P>&, const char* algorithm, const char* argument, It it,
+                    std::int64_t n) {
   if constexpr (std::is_pointer_v<It>) {
     if (n == 0) return;
     if (it == nullptr) {

@@ -7,17 +7,13 @@
 // totals are combined in order. Pass 2: one block combines the block totals in block order, init
 // first, and publishes the result into the call's sink (cuda_common/device_result.cuh): host
 // memory for reduce (cuda::host_result), *result on the device for reduce_into (no host wait).
-// When one block suffices, it reduces the input directly; an empty input launches one thread
-// that publishes init.
+// When one block suffices, it reduces the input directly.
 
 #include <cuda_multipass/policy.cuh>
 #include <cuda_multipass/tuning.cuh>
 
-#include <cuda_common/algorithms/reductions.cuh>
 #include <cuda_common/check.cuh>
-#include <cuda_common/device_result.cuh>
 #include <cuda_common/launch.cuh>
-#include <cuda_common/runtime/host_result.cuh>
 #include <cuda_common/runtime/temporary.cuh>
 #include <cuda_common/target.cuh>
 #include <cuda_common/tile/tile_reduce.cuh>
@@ -59,40 +55,31 @@ __global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
 
 }  // namespace impl
 
-// Reduces first[0 .. n) (n >= 0), init first, into the sink that make_sink() returns; calls it
-// right before the launch that publishes (a host_result slot is taken only once nothing else can
-// throw) and returns the sink (cuda_common/algorithms/reductions.cuh: reduce, reduce_into).
-template <class InIt, class Init, class Op, class MakeSink>
-auto reduce_to_sink(const policy& p, InIt first, std::int64_t n, const Init& init, Op op,
-                    MakeSink make_sink) {
+// The sink is made right before the launch that publishes: a host_result slot is taken only
+// once nothing else can throw.
+template <class Build, class InIt, class Init, class Op, class MakeSink>
+auto kernels::reduce(const policy& p, InIt first, std::int64_t n, const Init& init, Op op,
+                     MakeSink make_sink) {
   using A = pscan::detail::init_value_t<Init>;
-  if (n == 0) {
+  using cfg = tuning<A, Build::target>;
+  using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
+  const std::int64_t blocks = cuda::share_blocks<range>(
+      reinterpret_cast<const void*>(&impl::reduce_kernel<Build, A, InIt, Op, A*, Init>), n);
+  // One block reduces `count` values from `in`, init first, into the sink.
+  const auto finish = [&](auto in, std::int64_t count) {
     const auto sink = make_sink();
-    cuda::publish_init(p.stream, sink, init);
-    return sink;
-  }
-  return cuda::with_build([&](auto build) {
-    using Build = decltype(build);
-    using cfg = tuning<A, Build::target>;
-    using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
-    const std::int64_t blocks = cuda::share_blocks<range>(
-        reinterpret_cast<const void*>(&impl::reduce_kernel<Build, A, InIt, Op, A*, Init>), n);
-    // One block reduces `count` values from `in`, init first, into the sink.
-    const auto finish = [&](auto in, std::int64_t count) {
-      const auto sink = make_sink();
-      impl::reduce_kernel<Build, A>
-          <<<1, cfg::block_threads, 0, p.stream>>>(in, count, sink, init, op);
-      PSCAN_CUDA_CHECK_LAUNCH();
-      return sink;
-    };
-    if (blocks == 1) return finish(first, n);
-    cuda::temporary_buffer<A> partials(static_cast<std::size_t>(blocks), p);
     impl::reduce_kernel<Build, A>
-        <<<static_cast<unsigned>(blocks), cfg::block_threads, 0, p.stream>>>(
-            first, n, partials.data(), init, op);
+        <<<1, cfg::block_threads, 0, p.stream>>>(in, count, sink, init, op);
     PSCAN_CUDA_CHECK_LAUNCH();
-    return finish(partials.data(), blocks);
-  });
+    return sink;
+  };
+  if (blocks == 1) return finish(first, n);
+  cuda::temporary_buffer<A> partials(static_cast<std::size_t>(blocks), p);
+  impl::reduce_kernel<Build, A>
+      <<<static_cast<unsigned>(blocks), cfg::block_threads, 0, p.stream>>>(
+          first, n, partials.data(), init, op);
+  PSCAN_CUDA_CHECK_LAUNCH();
+  return finish(partials.data(), blocks);
 }
 
 }  // namespace pscan::multipass

@@ -1,5 +1,5 @@
 #pragma once
-// inclusive_scan / exclusive_scan of pscan::cuda_multipass: reduce-then-scan, recursively.
+// The scans of pscan::cuda_multipass (kernels::scan): reduce-then-scan, recursively.
 //   1. upsweep:   each tile (block_threads x items) reduces to its total      (reads n)
 //   2. the tile totals are scanned by this same algorithm, as many levels as n needs (the last
 //      level is one tile, scanned by a single block); init, when given, enters there
@@ -7,7 +7,9 @@
 //      writes the result                                                      (reads n, writes n)
 // 3n of memory traffic, against 4n for scan-then-add. No identity: tile 0 has no carry-in unless
 // there is an init. In place is safe: the upsweep only writes totals, and each downsweep block
-// reads its tile before writing it.
+// reads its tile before writing it. A segmented input (the segmented scans and scans by key) runs
+// the segmented tile agent in the same levels: the upsweep reduces each tile to (aggregate,
+// head), the levels above scan those pairs with the lifted operator.
 
 #include <cuda_multipass/policy.cuh>
 #include <cuda_multipass/tuning.cuh>
@@ -154,36 +156,19 @@ void scan_level(InIt first, std::int64_t n, OutIt out, const Init& init, Op op, 
   PSCAN_CUDA_CHECK_LAUNCH();
 }
 
-template <bool Exclusive, bool HasInit, class InIt, class OutIt, class Init, class Op>
-void scan(const policy& p, InIt first, InIt last, OutIt out, const Init& init, Op op) {
-  using A = pscan::detail::init_value_t<Init>;
-  const std::int64_t n = last - first;
-  cuda::with_build([&](auto build) {
-    using Build = decltype(build);
-    cuda::temporary_buffer<A> scratch(
-        static_cast<std::size_t>(
-            scratch_elements<Build, A>(n, level_tile_for<Build, A, InIt>::tile_items)),
-        p);
-    scan_level<Build, Exclusive, HasInit, A>(first, n, out, init, op, scratch.data(), p.stream);
-  });
-}
-
 }  // namespace impl
 
-template <class InIt, class OutIt, class Op>
-void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op) {
-  using A = typename std::iterator_traits<InIt>::value_type;
-  impl::scan<false, false>(p, first, last, out, A{}, op);
-}
-
-template <class InIt, class OutIt, class Op, class T>
-void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op, T init) {
-  impl::scan<false, true>(p, first, last, out, init, op);
-}
-
-template <class InIt, class OutIt, class T, class Op>
-void exclusive_scan(const policy& p, InIt first, InIt last, OutIt out, T init, Op op) {
-  impl::scan<true, true>(p, first, last, out, init, op);
+// The scratch holds every level's tile totals.
+template <class Build, bool Exclusive, bool HasInit, class InIt, class OutIt, class Init, class Op>
+void kernels::scan(const policy& p, InIt first, std::int64_t n, OutIt out, const Init& init,
+                   Op op) {
+  using A = pscan::detail::init_value_t<Init>;
+  cuda::temporary_buffer<A> scratch(
+      static_cast<std::size_t>(impl::scratch_elements<Build, A>(
+          n, impl::level_tile_for<Build, A, InIt>::tile_items)),
+      p);
+  impl::scan_level<Build, Exclusive, HasInit, A>(first, n, out, init, op, scratch.data(),
+                                                 p.stream);
 }
 
 }  // namespace pscan::multipass

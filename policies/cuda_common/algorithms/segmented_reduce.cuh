@@ -270,13 +270,13 @@ __global__ void __launch_bounds__(
   }
 }
 
-// The segmented_reduce of both backends, on the policy's stream with its resource (named apart
-// from it: ADL on a backend policy also finds pscan::cuda, the namespace of its base). `init`: a
-// value, or a deferred init read in the kernel. One kernel, no wait: bad offsets are reported by
-// a later synchronize() of a policy, or thrown here before any write in the checked mode.
+// segmented_reduce of the CUDA policies (found by argument-dependent lookup through their common
+// base), on the policy's stream with its resource. `init`: a value, or a deferred init read in
+// the kernel. One kernel, no wait: bad offsets are reported by a later synchronize() of a policy,
+// or thrown here before any write in the checked mode.
 template <class Derived, class InIt, class OffIt, class OutIt, class Init, class Op>
-void reduce_segments(const policy_base<Derived>& p, InIt values, OffIt offsets_first,
-                     OffIt offsets_last, OutIt out, Init init, Op op) {
+void segmented_reduce(const policy_base<Derived>& p, InIt values, OffIt offsets_first,
+                      OffIt offsets_last, OutIt out, Init init, Op op) {
   using A = pscan::detail::init_value_t<Init>;
   using E = offset_value_t<OffIt>;
   const std::int64_t count = offsets_last - offsets_first;

@@ -1,44 +1,57 @@
 #pragma once
 // The four segmented scans of the CUDA policies (found by argument-dependent lookup through
 // their common base, cuda::policy_base): each names its segments by a head source of
-// include/pscan/detail/segmented_generic.hpp and hands them to its backend's
-// fused_segmented_scan(policy, values, n, heads, out, init, op), which runs the segmented tile
-// agent (tile/segmented_tile_scan.cuh); init is cuda::no_init for the inclusive scans.
+// include/pscan/detail/segmented_generic.hpp and scans the segmented input
+// (tile/segmented_tile_scan.cuh: values and heads read once each, (value, head) accumulators)
+// with the lifted operator, by the backend's kernels::scan. init is cuda::no_init for the
+// inclusive scans.
 
+#include <cuda_common/algorithms/scans.cuh>
 #include <cuda_common/policy.cuh>
 #include <cuda_common/tile/segmented_tile_scan.cuh>
 
 #include <pscan/detail/segmented_generic.hpp>
 
+#include <cstdint>
+#include <type_traits>
+
 namespace pscan::cuda {
+
+template <class P, class InIt, class Heads, class OutIt, class Init, class Op>
+void scan_segments(const policy_base<P>& p, InIt values, std::int64_t n, Heads heads, OutIt out,
+                   const Init& init, Op op) {
+  using A = pscan::detail::flagged<segmented_value_t<InIt, Init>>;
+  scan_with_kernels<!std::is_same_v<Init, no_init>, false>(
+      p, segmented_input<InIt, Heads, Init>{values, heads, init}, n, out, A{},
+      pscan::detail::lifted_op<Op>{op});
+}
 
 template <class P, class InIt, class FlagIt, class OutIt, class Op>
 void segmented_inclusive_scan(const policy_base<P>& p, InIt first, InIt last, FlagIt head_flags,
                               OutIt out, Op op) {
-  fused_segmented_scan(static_cast<const P&>(p), first, last - first,
-                       pscan::detail::flag_heads<FlagIt>{head_flags}, out, no_init{}, op);
+  scan_segments(p, first, last - first, pscan::detail::flag_heads<FlagIt>{head_flags}, out,
+                no_init{}, op);
 }
 
 template <class P, class InIt, class FlagIt, class OutIt, class Init, class Op>
 void segmented_exclusive_scan(const policy_base<P>& p, InIt first, InIt last, FlagIt head_flags,
                               OutIt out, Init init, Op op) {
-  fused_segmented_scan(static_cast<const P&>(p), first, last - first,
-                       pscan::detail::flag_heads<FlagIt>{head_flags}, out, init, op);
+  scan_segments(p, first, last - first, pscan::detail::flag_heads<FlagIt>{head_flags}, out, init,
+                op);
 }
 
 template <class P, class KeyIt, class InIt, class OutIt, class Op, class KeyEq>
 void inclusive_scan_by_key(const policy_base<P>& p, KeyIt keys_first, KeyIt keys_last,
                            InIt values, OutIt out, Op op, KeyEq eq) {
-  fused_segmented_scan(static_cast<const P&>(p), values, keys_last - keys_first,
-                       pscan::detail::key_heads<KeyIt, KeyEq>{keys_first, eq}, out, no_init{},
-                       op);
+  scan_segments(p, values, keys_last - keys_first,
+                pscan::detail::key_heads<KeyIt, KeyEq>{keys_first, eq}, out, no_init{}, op);
 }
 
 template <class P, class KeyIt, class InIt, class OutIt, class Init, class Op, class KeyEq>
 void exclusive_scan_by_key(const policy_base<P>& p, KeyIt keys_first, KeyIt keys_last,
                            InIt values, OutIt out, Init init, Op op, KeyEq eq) {
-  fused_segmented_scan(static_cast<const P&>(p), values, keys_last - keys_first,
-                       pscan::detail::key_heads<KeyIt, KeyEq>{keys_first, eq}, out, init, op);
+  scan_segments(p, values, keys_last - keys_first,
+                pscan::detail::key_heads<KeyIt, KeyEq>{keys_first, eq}, out, init, op);
 }
 
 }  // namespace pscan::cuda

@@ -1,0 +1,42 @@
+#pragma once
+// inclusive_scan and exclusive_scan of the CUDA policies (found by argument-dependent lookup
+// through their common base, cuda::policy_base): the backend's kernels::scan for the build the
+// device runs (target.cuh).
+
+#include <cuda_common/policy.cuh>
+#include <cuda_common/target.cuh>
+
+#include <pscan/future_value.hpp>
+
+#include <cstdint>
+#include <iterator>
+
+namespace pscan::cuda {
+
+// first[0 .. n) (n > 0, a plain or a segmented input) scanned into out by P's kernels.
+template <bool Exclusive, bool HasInit, class P, class InIt, class OutIt, class Init, class Op>
+void scan_with_kernels(const policy_base<P>& p, InIt first, std::int64_t n, OutIt out,
+                       const Init& init, Op op) {
+  with_build([&](auto build) {
+    P::kernels::template scan<decltype(build), Exclusive, HasInit>(static_cast<const P&>(p), first,
+                                                                   n, out, init, op);
+  });
+}
+
+template <class P, class InIt, class OutIt, class Op>
+void inclusive_scan(const policy_base<P>& p, InIt first, InIt last, OutIt out, Op op) {
+  using A = typename std::iterator_traits<InIt>::value_type;
+  scan_with_kernels<false, false>(p, first, last - first, out, A{}, op);
+}
+
+template <class P, class InIt, class OutIt, class Op, class T>
+void inclusive_scan(const policy_base<P>& p, InIt first, InIt last, OutIt out, Op op, T init) {
+  scan_with_kernels<false, true>(p, first, last - first, out, init, op);
+}
+
+template <class P, class InIt, class OutIt, class T, class Op>
+void exclusive_scan(const policy_base<P>& p, InIt first, InIt last, OutIt out, T init, Op op) {
+  scan_with_kernels<true, true>(p, first, last - first, out, init, op);
+}
+
+}  // namespace pscan::cuda
