@@ -6,6 +6,7 @@
 #include <pscan/detail/config.hpp>
 #include <pscan/detail/dispatch.hpp>
 #include <pscan/detail/index_iterator.hpp>
+#include <pscan/detail/partial.hpp>
 #include <pscan/future_value.hpp>
 #include <pscan/policy.hpp>
 #include <pscan/reduce.hpp>
@@ -15,30 +16,14 @@
 
 namespace pscan::mpi::detail {
 
-// A value or nothing: the total of an empty range, the carry-in of the first non-empty rank.
-// There is no identity to stand for nothing.
-template <class T>
-struct maybe {
-  T value;
-  bool present;
-};
+// A rank's total or carry-in may be nothing (pscan/detail/partial.hpp): an empty range.
+using pscan::detail::partial;
+using pscan::detail::partial_op;
 
-// op lifted to maybe<T>: nothing op x = x op nothing = x, so op only ever sees present values.
-template <class Op>
-struct maybe_op {
-  Op op;
-  template <class T>
-  PSCAN_HOST_DEVICE maybe<T> operator()(const maybe<T>& a, const maybe<T>& b) const {
-    if (!b.present) return a;
-    if (!a.present) return b;
-    return maybe<T>{static_cast<T>(op(a.value, b.value)), true};
-  }
-};
-
-// acc op items[0] op items[1] op ... in that order, each a maybe.
+// acc op items[0] op items[1] op ... in that order, each a partial.
 template <class T, class It, class Op>
-maybe<T> fold(maybe<T> acc, It first, It last, Op op) {
-  const maybe_op<Op> lifted{op};
+partial<T> fold(partial<T> acc, It first, It last, Op op) {
+  const partial_op<Op> lifted{op};
   for (; first != last; ++first) acc = lifted(acc, *first);
   return acc;
 }
@@ -55,8 +40,8 @@ struct right {
 template <class T, class It>
 struct present_as {
   It it;
-  PSCAN_HOST_DEVICE maybe<T> operator()(std::int64_t i) const {
-    return maybe<T>{static_cast<T>(it[i]), true};
+  PSCAN_HOST_DEVICE partial<T> operator()(std::int64_t i) const {
+    return partial<T>{true, static_cast<T>(it[i])};
   }
 };
 
@@ -64,7 +49,7 @@ struct present_as {
 template <class T, class Local, class It>
 T load(const Local& local, It at) {
   const auto one = pscan::detail::make_index_iterator(present_as<T, It>{at});
-  return pscan::reduce(local, one, one + 1, maybe<T>{}, maybe_op<right>{}).value;
+  return pscan::reduce(local, one, one + 1, partial<T>{}, partial_op<right>{}).value;
 }
 
 // How many leading elements of a range of n (n >= 1) stand in for the init of its reduce, which

@@ -18,9 +18,9 @@ namespace pscan::mpi {
 template <class Local, class InIt, class T, class Op>
 T reduce(const policy<Local>& p, InIt first, InIt last, T init, Op op) {
   const detail::place where = detail::place_in(p.comm);
-  const std::vector<detail::maybe<T>> totals =
+  const std::vector<detail::partial<T>> totals =
       detail::exchange_totals<T>(p, where, "pscan::reduce", true, first, last, op);
-  return detail::fold(detail::maybe<T>{init, true}, totals.begin(), totals.end(), op).value;
+  return detail::fold(detail::partial<T>{true, init}, totals.begin(), totals.end(), op).value;
 }
 
 template <class Local, class InIt, class OutIt, class T, class Op>
@@ -29,17 +29,17 @@ void reduce_into(const policy<Local>& p, InIt first, InIt last, OutIt result, T 
   detail::transferable<T>();
   const detail::place where = detail::place_in(p.comm);
   // As exchange_totals, with `result` checked too: it is written whatever n is.
-  const std::vector<detail::maybe<T>> totals =
-      detail::exchange<detail::maybe<T>>(p.comm, where, name, [&] {
+  const std::vector<detail::partial<T>> totals =
+      detail::exchange<detail::partial<T>>(p.comm, where, name, [&] {
         const std::int64_t n =
             pscan::detail::checked_range(p.local, name, pscan::detail::arg("first", first),
                                          pscan::detail::arg("last", last));
         pscan::detail::check_argument(p.local, name, "result", result, 1);
-        if (n == 0) return detail::maybe<T>{};
-        return detail::maybe<T>{detail::local_total<T>(p.local, first, n, op), true};
+        if (n == 0) return detail::partial<T>{};
+        return detail::partial<T>{true, detail::local_total<T>(p.local, first, n, op)};
       });
   const T value =
-      detail::fold(detail::maybe<T>{init, true}, totals.begin(), totals.end(), op).value;
+      detail::fold(detail::partial<T>{true, init}, totals.begin(), totals.end(), op).value;
   pscan::reduce_into(p.local, first, first, result, value, op);
 }
 

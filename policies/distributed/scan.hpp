@@ -14,23 +14,23 @@ namespace pscan::mpi {
 template <class Local, class InIt, class OutIt, class Op>
 OutIt inclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, Op op) {
   using T = pscan::detail::value_type_t<InIt>;
-  const detail::maybe<T> carry =
-      detail::carry_in(p, "pscan::inclusive_scan", first, last, out, op, detail::maybe<T>{});
-  if (carry.present) return pscan::inclusive_scan(p.local, first, last, out, op, carry.value);
+  const detail::partial<T> carry =
+      detail::carry_in(p, "pscan::inclusive_scan", first, last, out, op, detail::partial<T>{});
+  if (carry.has) return pscan::inclusive_scan(p.local, first, last, out, op, carry.value);
   return pscan::inclusive_scan(p.local, first, last, out, op);
 }
 
 template <class Local, class InIt, class OutIt, class Op, class T>
 OutIt inclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, Op op, T init) {
-  const detail::maybe<T> carry = detail::carry_in(p, "pscan::inclusive_scan", first, last, out, op,
-                                                  detail::maybe<T>{init, true});
+  const detail::partial<T> carry = detail::carry_in(p, "pscan::inclusive_scan", first, last, out, op,
+                                                  detail::partial<T>{true, init});
   return pscan::inclusive_scan(p.local, first, last, out, op, carry.value);
 }
 
 template <class Local, class InIt, class OutIt, class T, class Op>
 OutIt exclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, T init, Op op) {
-  const detail::maybe<T> carry = detail::carry_in(p, "pscan::exclusive_scan", first, last, out, op,
-                                                  detail::maybe<T>{init, true});
+  const detail::partial<T> carry = detail::carry_in(p, "pscan::exclusive_scan", first, last, out, op,
+                                                  detail::partial<T>{true, init});
   return pscan::exclusive_scan(p.local, first, last, out, carry.value, op);
 }
 

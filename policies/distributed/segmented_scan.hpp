@@ -112,10 +112,10 @@ struct inclusive_form {
   flagged<T> starting(flagged<T> total) const { return {total.value, true}; }
   template <class Local, class Heads, class OutIt>
   void scan(const Local& local, Heads heads, std::int64_t n, OutIt out,
-            const maybe<flagged<T>>& carry) const {
+            const partial<flagged<T>>& carry) const {
     const auto in = input(heads);
     const auto to = make_index_iterator(pscan::detail::value_output<OutIt>{out});
-    if (carry.present) {
+    if (carry.has) {
       pscan::inclusive_scan(local, in, in + n, to, lifted_op<Op>{op}, carry.value);
     } else {
       pscan::inclusive_scan(local, in, in + n, to, lifted_op<Op>{op});
@@ -144,11 +144,11 @@ struct exclusive_form {
   }
   template <class Local, class Heads, class OutIt>
   void scan(const Local& local, Heads heads, std::int64_t n, OutIt out,
-            const maybe<flagged<T>>& carry) const {
+            const partial<flagged<T>>& carry) const {
     const auto in = input(heads);
     const auto to =
         make_index_iterator(pscan::detail::exclusive_output<OutIt, Heads, T>{out, heads, init});
-    const flagged<T> from = carry.present ? carry.value : flagged<T>{init, true};
+    const flagged<T> from = carry.has ? carry.value : flagged<T>{init, true};
     pscan::exclusive_scan(local, in, in + n, to, from, lifted_op<Op>{op});
   }
 };
@@ -157,7 +157,7 @@ struct exclusive_form {
 // (nothing when empty, and on the last rank, whose total nobody needs), and its ends.
 template <class T, class Ends>
 struct segment_record {
-  maybe<flagged<T>> total;
+  partial<flagged<T>> total;
   Ends ends;
 };
 
@@ -178,21 +178,21 @@ OutIt segmented_scan(const policy<Local>& p, const char* algorithm, const Segmen
     if (n == 0) return mine;
     mine.ends = seg.ends_of(p.local, n);
     if (where.rank + 1 < where.size) {
-      mine.total = {local_total<flagged<T>>(p.local, form.input(seg.heads(false)), n, lifted),
-                    true};
+      mine.total = {true,
+                    local_total<flagged<T>>(p.local, form.input(seg.heads(false)), n, lifted)};
     }
     return mine;
   });
   // The lower ranks in order: settle where each one's first position starts a segment, and fold.
   // Below this rank a rank is empty exactly when it sent no total.
-  maybe<flagged<T>> carry{};
+  partial<flagged<T>> carry{};
   const ends* previous = nullptr;  // the last non-empty rank's
   for (int r = 0; r < where.rank; ++r) {
     const record& lower = all[static_cast<std::size_t>(r)];
-    if (!lower.total.present) continue;
+    if (!lower.total.has) continue;
     flagged<T> total = lower.total.value;
     if (previous == nullptr || seg.starts(*previous, lower.ends)) total = form.starting(total);
-    carry = maybe_op<lifted_op<typename Form::op_type>>{lifted}(carry, {total, true});
+    carry = partial_op<lifted_op<typename Form::op_type>>{lifted}(carry, {true, total});
     previous = &lower.ends;
   }
   if (n > 0) {

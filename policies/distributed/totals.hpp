@@ -18,25 +18,25 @@ namespace pscan::mpi::detail {
 // total is used (a scan's last rank skips that read of its range). `others` are the iterator
 // arguments besides [first, last), checked with them.
 template <class T, class Local, class InIt, class Op, class... Others>
-std::vector<maybe<T>> exchange_totals(const policy<Local>& p, const place& where,
+std::vector<partial<T>> exchange_totals(const policy<Local>& p, const place& where,
                                       const char* algorithm, bool needed, InIt first, InIt last,
                                       Op op, pscan::detail::named<Others>... others) {
   transferable<T>();
-  return exchange<maybe<T>>(p.comm, where, algorithm, [&] {
+  return exchange<partial<T>>(p.comm, where, algorithm, [&] {
     const std::int64_t n =
         pscan::detail::checked_range(p.local, algorithm, pscan::detail::arg("first", first),
                                      pscan::detail::arg("last", last), others...);
-    if (n == 0 || !needed) return maybe<T>{};
-    return maybe<T>{local_total<T>(p.local, first, n, op), true};
+    if (n == 0 || !needed) return partial<T>{};
+    return partial<T>{true, local_total<T>(p.local, first, n, op)};
   });
 }
 
 // A scan's carry-in on this rank: init (when present) op the lower ranks' totals, in rank order.
 template <class T, class Local, class InIt, class OutIt, class Op>
-maybe<T> carry_in(const policy<Local>& p, const char* algorithm, InIt first, InIt last, OutIt out,
-                  Op op, maybe<T> init) {
+partial<T> carry_in(const policy<Local>& p, const char* algorithm, InIt first, InIt last, OutIt out,
+                  Op op, partial<T> init) {
   const place where = place_in(p.comm);
-  const std::vector<maybe<T>> totals =
+  const std::vector<partial<T>> totals =
       exchange_totals<T>(p, where, algorithm, where.rank + 1 < where.size, first, last, op,
                          pscan::detail::arg("out", out));
   return fold(init, totals.begin(), totals.begin() + where.rank, op);

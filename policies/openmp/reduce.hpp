@@ -10,7 +10,6 @@
 #include <omp.h>
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 namespace pscan::openmp {
@@ -27,7 +26,7 @@ T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
   const std::int64_t n = last - first;
   const int team = detail::team_size(p, n, detail::reduce_min_per_thread);
   if (team < 2) return sequential::reduce(seq, first, last, init, op);
-  std::vector<detail::padded<std::optional<T>>> partials(static_cast<std::size_t>(team));
+  std::vector<detail::padded<detail::partial<T>>> partials(static_cast<std::size_t>(team));
 #pragma omp parallel num_threads(team)
   {
     const int threads = omp_get_num_threads();
@@ -37,8 +36,8 @@ T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
                                                 detail::split_point(0, n, t + 1, threads),
                                                 thread_op);
   }
-  for (const auto& partial : partials) {
-    if (partial.value) init = op(init, *partial.value);
+  for (const auto& slot : partials) {
+    if (slot.value.has) init = op(init, slot.value.value);
   }
   return init;
 }

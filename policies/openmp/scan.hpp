@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
-#include <optional>
 #include <vector>
 
 namespace pscan::openmp {
@@ -37,17 +36,17 @@ enum class scan_kind { inclusive, exclusive };
 // so out may equal first.
 template <scan_kind Kind, class T, class InIt, class OutIt, class Op>
 void scan_range(InIt first, std::int64_t lo, std::int64_t hi, OutIt out, Op& op,
-                const std::optional<T>& carry) {
+                const partial<T>& carry) {
   if (lo >= hi) return;
   if constexpr (Kind == scan_kind::inclusive) {
-    T acc = carry ? static_cast<T>(op(*carry, first[lo])) : static_cast<T>(first[lo]);
+    T acc = carry.has ? static_cast<T>(op(carry.value, first[lo])) : static_cast<T>(first[lo]);
     out[lo] = acc;
     for (std::int64_t i = lo + 1; i < hi; ++i) {
       acc = op(acc, first[i]);
       out[i] = acc;
     }
   } else {
-    T acc = *carry;
+    T acc = carry.value;
     for (std::int64_t i = lo; i < hi; ++i) {
       T next = op(acc, first[i]);
       out[i] = acc;
@@ -59,13 +58,13 @@ void scan_range(InIt first, std::int64_t lo, std::int64_t hi, OutIt out, Op& op,
 // The blocked three-phase scan of [0, n) on `team` threads, in one parallel region.
 template <scan_kind Kind, class T, class InIt, class OutIt, class Op>
 void blocked_scan(int team, InIt first, std::int64_t n, OutIt out, Op op,
-                  const std::optional<T>& init) {
+                  const partial<T>& init) {
   using value_type = typename std::iterator_traits<InIt>::value_type;
   const std::int64_t chunk =
       std::max<std::int64_t>(chunk_bytes / static_cast<std::int64_t>(sizeof(value_type)), 1024);
   // Chunk totals, double-buffered by block parity: a thread may start block b+1 (writing its
   // total) while a slower one still reads the totals of block b. One barrier per block suffices.
-  std::vector<padded<std::optional<T>>> totals(2 * static_cast<std::size_t>(team));
+  std::vector<padded<partial<T>>> totals(2 * static_cast<std::size_t>(team));
 
 #pragma omp parallel num_threads(team)
   {
@@ -75,20 +74,20 @@ void blocked_scan(int team, InIt first, std::int64_t n, OutIt out, Op op,
     Op thread_op = op;
     // Every thread folds all chunk totals itself (p op calls per block) instead of waiting for
     // one thread to scan them: the same left fold everywhere, so all agree on the carry.
-    std::optional<T> carry = init;
+    partial<T> carry = init;
     for (std::int64_t begin = 0, b = 0; begin < n; begin += block, ++b) {
       const std::int64_t end = std::min(n, begin + block);
       const std::int64_t lo = detail::split_point(begin, end, t, threads);
       const std::int64_t hi = detail::split_point(begin, end, t + 1, threads);
-      padded<std::optional<T>>* block_totals = totals.data() + (b % 2) * threads;
+      padded<partial<T>>* block_totals = totals.data() + (b % 2) * threads;
       block_totals[t].value = detail::reduce_range<T>(first, lo, hi, thread_op);  // phase 1
 #pragma omp barrier
       for (int u = 0; u < t; ++u) {
-        carry = detail::combine(carry, block_totals[u].value, thread_op);
+        carry = detail::join(carry, block_totals[u].value, thread_op);
       }
       detail::scan_range<Kind>(first, lo, hi, out, thread_op, carry);  // phase 3, from cache
       for (int u = t; u < threads; ++u) {
-        carry = detail::combine(carry, block_totals[u].value, thread_op);
+        carry = detail::join(carry, block_totals[u].value, thread_op);
       }
     }
   }
@@ -107,7 +106,7 @@ void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op) {
   const int team = detail::scan_team(p, last - first);
   if (team < 2) return sequential::inclusive_scan(seq, first, last, out, op);
   detail::blocked_scan<detail::scan_kind::inclusive>(team, first, last - first, out, op,
-                                                     std::optional<T>{});
+                                                     detail::partial<T>{});
 }
 
 template <class InIt, class OutIt, class Op, class T>
@@ -115,7 +114,7 @@ void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op, T 
   const int team = detail::scan_team(p, last - first);
   if (team < 2) return sequential::inclusive_scan(seq, first, last, out, op, init);
   detail::blocked_scan<detail::scan_kind::inclusive>(team, first, last - first, out, op,
-                                                     std::optional<T>{init});
+                                                     detail::partial<T>{true, init});
 }
 
 template <class InIt, class OutIt, class T, class Op>
@@ -123,7 +122,7 @@ void exclusive_scan(const policy& p, InIt first, InIt last, OutIt out, T init, O
   const int team = detail::scan_team(p, last - first);
   if (team < 2) return sequential::exclusive_scan(seq, first, last, out, init, op);
   detail::blocked_scan<detail::scan_kind::exclusive>(team, first, last - first, out, op,
-                                                     std::optional<T>{init});
+                                                     detail::partial<T>{true, init});
 }
 
 }  // namespace pscan::openmp

@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 namespace pscan::openmp {
@@ -32,8 +31,8 @@ template <class T>
 struct slice_result {
   std::int64_t open_segment = 0;  // the segment in progress where the slice starts
   bool closes = false;            // whether that segment ends inside the slice
-  std::optional<T> head;          // that segment's elements inside the slice
-  std::optional<T> tail;          // elements of the segment left open at the slice's end
+  partial<T> head;               // that segment's elements inside the slice
+  partial<T> tail;               // elements of the segment left open at the slice's end
 };
 
 // Items (elements reduced plus outputs written) per thread before a team pays off; as for scans.
@@ -80,16 +79,16 @@ slice_result<T> reduce_slice(InIt values, const offsets_view<OffIt>& off, std::i
 template <class T, class OutIt, class Op>
 void close_cut_segments(const std::vector<padded<slice_result<T>>>& slices, OutIt out,
                         const T& init, Op& op) {
-  std::optional<T> carry;
+  partial<T> carry{};
   for (const auto& slot : slices) {
     const slice_result<T>& s = slot.value;
     if (!s.closes) {
-      carry = detail::combine(carry, s.head, op);
+      carry = join(carry, s.head, op);
       continue;
     }
     T acc = init;
-    if (carry) acc = op(acc, *carry);
-    if (s.head) acc = op(acc, *s.head);
+    if (carry.has) acc = op(acc, carry.value);
+    if (s.head.has) acc = op(acc, s.head.value);
     out[s.open_segment] = acc;
     carry = s.tail;
   }

@@ -22,6 +22,7 @@
 #include <cuda_common/utility.cuh>
 #include <cuda_common/warp/warp_scan.cuh>
 
+#include <pscan/detail/partial.hpp>
 #include <pscan/future_value.hpp>
 
 #include <climits>
@@ -29,20 +30,9 @@
 
 namespace pscan::cuda {
 
-// A value that may be absent: an empty stretch contributes nothing, and op never sees a made-up
-// identity.
-template <class A>
-struct partial {
-  A value;
-  bool has;
-};
-
-template <class A, class Op>
-__device__ __forceinline__ partial<A> join(const partial<A>& x, const partial<A>& y, Op op) {
-  if (!x.has) return y;
-  if (!y.has) return x;
-  return {static_cast<A>(op(x.value, y.value)), true};
-}
+// An empty stretch contributes nothing, and op never sees a made-up identity.
+using pscan::detail::join;
+using pscan::detail::partial;
 
 // init op x, or init for an empty segment.
 template <class A, class Op>
@@ -133,11 +123,12 @@ __device__ __forceinline__ void scan_open_segments(const partial<A>& acc, bool h
       has = true;
     }
   }
-  before.tail =
-      partial<A>{warp_shuffle_up(value, 1), __shfl_up_sync(full_warp_mask, has ? 1 : 0, 1) != 0};
+  const A lower_value = warp_shuffle_up(value, 1);
+  before.tail = partial<A>{__shfl_up_sync(full_warp_mask, has ? 1 : 0, 1) != 0, lower_value};
   before.has_end = (ends & ((1u << lane) - 1)) != 0;
-  total.tail = partial<A>{warp_shuffle(value, warp_threads - 1),
-                          __shfl_sync(full_warp_mask, has ? 1 : 0, warp_threads - 1) != 0};
+  const A last_value = warp_shuffle(value, warp_threads - 1);
+  total.tail =
+      partial<A>{__shfl_sync(full_warp_mask, has ? 1 : 0, warp_threads - 1) != 0, last_value};
   total.has_end = ends != 0;
 }
 
@@ -258,7 +249,7 @@ struct segmented_reduce_warp {
             x = static_cast<A>(op(x, vring.items[value_ring::advance(slot, i)]));
           }
         }
-        acc = partial<A>{x, true};
+        acc = partial<A>{true, x};
       } else {
         // Runs of elements between ends: a test per end, not per item.
         int taken = 0;     // elements taken
@@ -267,8 +258,8 @@ struct segmented_reduce_warp {
           const int run = min(left, max(0, next_end - (bi + taken)));
           for (int i = 0; i < run; ++i) {
             const A x = vring.items[value_ring::advance(slot, taken + i)];
-            acc = acc.has ? partial<A>{static_cast<A>(op(acc.value, x)), true}
-                          : partial<A>{x, true};
+            acc = acc.has ? partial<A>{true, static_cast<A>(op(acc.value, x))}
+                          : partial<A>{true, x};
           }
           taken += run;
           left -= run;

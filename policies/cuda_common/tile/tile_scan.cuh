@@ -13,16 +13,15 @@
 #include <cuda_common/tile/tile_io.cuh>
 #include <cuda_common/utility.cuh>
 
+#include <pscan/detail/partial.hpp>
+
 #include <cstdint>
 
 namespace pscan::cuda {
 
 // A tile's carry-in: the combination of everything before it (init included), if anything.
 template <class A>
-struct tile_carry {
-  bool has;
-  A value;
-};
+using tile_carry = pscan::detail::partial<A>;
 
 // A thread's carry-in: the tile's carry, then (has_prefix) the threads before it in the tile.
 template <class A, class Op>

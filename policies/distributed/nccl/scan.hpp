@@ -19,10 +19,10 @@
 namespace pscan::nccl {
 namespace detail {
 
-// The init of a local scan from its carry-in: the value of init (a host maybe<T> holding one), or
+// The init of a local scan from its carry-in: the value of init (a host partial<T> holding one), or
 // the carry-in in device memory.
 template <class T>
-const T& local_init(const maybe<T>& carry) {
+const T& local_init(const partial<T>& carry) {
   return carry.value;
 }
 template <class T>
@@ -30,11 +30,11 @@ future_value<T> local_init(const future_value<T>& carry) {
   return carry;
 }
 
-// Runs scan(carry) on this rank: carry is init (a maybe<T>) or, when a lower rank holds elements,
+// Runs scan(carry) on this rank: carry is init (a partial<T>) or, when a lower rank holds elements,
 // init op their totals as a future_value in device memory.
 template <class T, class Local, class InIt, class OutIt, class Op, class Scan>
 OutIt scan_after_lower_ranks(const policy<Local>& p, const char* algorithm, InIt first, InIt last,
-                             OutIt out, Op op, const maybe<T>& init, Scan&& scan) {
+                             OutIt out, Op op, const partial<T>& init, Scan&& scan) {
   using pscan::detail::arg;
   const mpi::detail::place where{p.comm.rank(), p.comm.size()};
   std::optional<records<T>> all;
@@ -58,9 +58,9 @@ template <class Local, class InIt, class OutIt, class Op>
 OutIt inclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, Op op) {
   using T = pscan::detail::value_type_t<InIt>;
   return detail::scan_after_lower_ranks<T>(
-      p, "pscan::inclusive_scan", first, last, out, op, detail::maybe<T>{},
+      p, "pscan::inclusive_scan", first, last, out, op, detail::partial<T>{},
       [&](const auto& carry) {
-        if constexpr (std::is_same_v<std::decay_t<decltype(carry)>, detail::maybe<T>>) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(carry)>, detail::partial<T>>) {
           return pscan::inclusive_scan(p.local, first, last, out, op);  // nothing before it
         } else {
           return pscan::inclusive_scan(p.local, first, last, out, op, carry);
@@ -71,7 +71,7 @@ OutIt inclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, O
 template <class Local, class InIt, class OutIt, class Op, class T>
 OutIt inclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, Op op, T init) {
   return detail::scan_after_lower_ranks<T>(
-      p, "pscan::inclusive_scan", first, last, out, op, detail::maybe<T>{init, true},
+      p, "pscan::inclusive_scan", first, last, out, op, detail::partial<T>{true, init},
       [&](const auto& carry) {
         return pscan::inclusive_scan(p.local, first, last, out, op, detail::local_init(carry));
       });
@@ -80,7 +80,7 @@ OutIt inclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, O
 template <class Local, class InIt, class OutIt, class T, class Op>
 OutIt exclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, T init, Op op) {
   return detail::scan_after_lower_ranks<T>(
-      p, "pscan::exclusive_scan", first, last, out, op, detail::maybe<T>{init, true},
+      p, "pscan::exclusive_scan", first, last, out, op, detail::partial<T>{true, init},
       [&](const auto& carry) {
         return pscan::exclusive_scan(p.local, first, last, out, detail::local_init(carry), op);
       });
@@ -106,7 +106,7 @@ void reduce_into(const policy<Local>& p, InIt first, InIt last, OutIt result, T 
   detail::all_gather_totals(p, *all, true, first, last - first, op);
   detail::fold_records(p, *all, where.size,
                        pscan::detail::make_index_iterator(detail::record_value<OutIt>{result}),
-                       detail::maybe<T>{init, true}, op);
+                       detail::partial<T>{true, init}, op);
 }
 
 }  // namespace pscan::nccl

@@ -31,21 +31,21 @@
 
 namespace pscan::nccl::detail {
 
-using mpi::detail::maybe;
-using mpi::detail::maybe_op;
+using mpi::detail::partial;
+using mpi::detail::partial_op;
 
 // Output: the reduce's value into a record, marked present.
 template <class T>
 struct present_record {
   struct writer {
-    maybe<T>* record;
+    partial<T>* record;
     template <class U>
     PSCAN_HOST_DEVICE const writer& operator=(const U& value) const {
-      *record = maybe<T>{static_cast<T>(value), true};
+      *record = partial<T>{true, static_cast<T>(value)};
       return *this;
     }
   };
-  maybe<T>* record;
+  partial<T>* record;
   PSCAN_HOST_DEVICE writer operator()(std::int64_t) const { return writer{record}; }
 };
 
@@ -55,7 +55,7 @@ struct record_value {
   struct writer {
     OutIt out;
     template <class T>
-    PSCAN_HOST_DEVICE const writer& operator=(const maybe<T>& record) const {
+    PSCAN_HOST_DEVICE const writer& operator=(const partial<T>& record) const {
       *out = record.value;
       return *this;
     }
@@ -79,14 +79,14 @@ class records {
   template <class Local>
   explicit records(const policy<Local>& p)
       : size_(p.comm.size()), buffer_(static_cast<std::size_t>(size_) + 1, p.local) {}
-  maybe<T>* rank(int r) const { return buffer_.data() + r; }
-  maybe<T>* folded() const { return buffer_.data() + size_; }
+  partial<T>* rank(int r) const { return buffer_.data() + r; }
+  partial<T>* folded() const { return buffer_.data() + size_; }
   // The folded value, for a local scan's init.
   future_value<T> folded_value() const { return future_value<T>(&folded()->value); }
 
  private:
   int size_;
-  cuda::temporary_buffer<maybe<T>> buffer_;
+  cuda::temporary_buffer<partial<T>> buffer_;
 };
 
 // A call's agreement: every rank's size, once every rank has checked its arguments (`check` runs
@@ -111,23 +111,23 @@ template <class T, class Local, class InIt, class Op>
 void all_gather_totals(const policy<Local>& p, const records<T>& all, bool needed, InIt first,
                        std::int64_t n, Op op) {
   const cudaStream_t stream = cuda::explicit_stream(p.local.stream);
-  maybe<T>* const mine = all.rank(p.comm.rank());
+  partial<T>* const mine = all.rank(p.comm.rank());
   if (needed && n > 0) {
     const auto leading = mpi::detail::leading_elements_of<T>(first, n, op);
     pscan::reduce_into(p.local, first + leading.count, first + n,
                        pscan::detail::make_index_iterator(present_record<T>{mine}), leading, op);
   } else if (needed) {
-    PSCAN_CUDA_CHECK(cudaMemsetAsync(mine, 0, sizeof(maybe<T>), stream));  // present: false
+    PSCAN_CUDA_CHECK(cudaMemsetAsync(mine, 0, sizeof(partial<T>), stream));  // has: false
   }
-  check_nccl(ncclAllGather(mine, all.rank(0), sizeof(maybe<T>), ncclUint8, p.comm.nccl(), stream),
+  check_nccl(ncclAllGather(mine, all.rank(0), sizeof(partial<T>), ncclUint8, p.comm.nccl(), stream),
              "ncclAllGather");
 }
 
 // Queues init op the records of ranks 0 .. upto-1 (those present), in rank order, into `out`.
 template <class T, class Local, class OutIt, class Op>
 void fold_records(const policy<Local>& p, const records<T>& all, int upto, OutIt out,
-                  const maybe<T>& init, Op op) {
-  pscan::reduce_into(p.local, all.rank(0), all.rank(upto), out, init, maybe_op<Op>{op});
+                  const partial<T>& init, Op op) {
+  pscan::reduce_into(p.local, all.rank(0), all.rank(upto), out, init, partial_op<Op>{op});
 }
 
 }  // namespace pscan::nccl::detail
