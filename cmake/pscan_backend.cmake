@@ -4,12 +4,15 @@
 # Declares a backend folder as an INTERFACE target linked into pscan::pscan, lists its entry
 # header in the generated <pscan/backends.hpp> (guarded by __CUDACC__ for CUDA backends), and
 # lists the policies the test suites run (test/CMakeLists.txt makes fixtures and tests of them).
+# pscan_add_policy_headers(<name> [LINK <targets>...] [DIRECTORY <folder>]) declares a folder
+# of policies/ the backends build on but that is no backend itself (cuda_common): its INTERFACE
+# target pscan_<name>, installed with its headers.
 
 set(PSCAN_GENERATED_INCLUDE_DIR ${PROJECT_BINARY_DIR}/generated)
 set(PSCAN_POLICIES_INSTALL_DIR ${CMAKE_INSTALL_INCLUDEDIR}/pscan/policies)
 
-function(pscan_add_backend name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "CUDA" "HEADER;DIRECTORY" "LINK;FIXTURES")
+function(pscan_add_policy_headers name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "DIRECTORY" "LINK")
   if(NOT arg_DIRECTORY)
     set(arg_DIRECTORY ${name})
   endif()
@@ -19,10 +22,18 @@ function(pscan_add_backend name)
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/policies>
     $<INSTALL_INTERFACE:${PSCAN_POLICIES_INSTALL_DIR}>)
   target_link_libraries(${target} INTERFACE ${arg_LINK})
-  target_link_libraries(pscan INTERFACE ${target})
   install(TARGETS ${target} EXPORT pscan-targets)
   install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/ DESTINATION ${PSCAN_POLICIES_INSTALL_DIR}/${arg_DIRECTORY}
           FILES_MATCHING PATTERN "*.hpp" PATTERN "*.cuh")
+endfunction()
+
+function(pscan_add_backend name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "CUDA" "HEADER;DIRECTORY" "LINK;FIXTURES")
+  if(NOT arg_DIRECTORY)
+    set(arg_DIRECTORY ${name})
+  endif()
+  pscan_add_policy_headers(${name} DIRECTORY ${arg_DIRECTORY} LINK ${arg_LINK})
+  target_link_libraries(pscan INTERFACE pscan_${name})
   if(arg_CUDA)
     set_property(GLOBAL APPEND PROPERTY PSCAN_CUDA_FIXTURES ${arg_FIXTURES})
   else()

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 namespace {
 
 int current_device() {
@@ -156,4 +156,4 @@ void prefer_shared_memory(const void* kernel) {
                      cudaSharedmemCarveoutMaxShared);
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

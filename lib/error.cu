@@ -2,7 +2,7 @@
 
 #include <cuda_common/check.cuh>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 void throw_cuda_error(cudaError_t code, const char* call, const char* file, int line) {
   // Reset the thread's last error, or the next PSCAN_CUDA_CHECK_LAUNCH would report it again.
@@ -11,4 +11,4 @@ void throw_cuda_error(cudaError_t code, const char* call, const char* file, int 
                    cudaGetErrorString(code));
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

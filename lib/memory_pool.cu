@@ -9,7 +9,7 @@
 #include <mutex>
 #include <vector>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 namespace {
 
 cudaMemPool_t create_pool(int device) {
@@ -76,4 +76,4 @@ void deallocate_temporary(void* p, std::size_t bytes, cudaStream_t stream,
   }
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 void check_device_accessible(const char* algorithm, const char* argument, const void* p) {
   cudaPointerAttributes attributes = {};
@@ -30,4 +30,4 @@ void check_device_accessible(const char* algorithm, const char* argument, const 
   }
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

@@ -12,7 +12,7 @@
 #include <mutex>
 #include <unordered_map>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 namespace {
 
 constexpr std::size_t min_buffer_bytes = std::size_t{64} << 10;
@@ -90,4 +90,4 @@ tile_state_lease lease_tile_state(cudaStream_t stream, std::size_t bytes, int la
   return tile_state_lease{buffer.owner, buffer.data, buffer.bytes, buffer.epoch};
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

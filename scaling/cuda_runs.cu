@@ -53,7 +53,7 @@ result run_on_device(const Local& local, const options& o, bool distributed, int
                             o.runs, 0, finish, download);
   } else {
 #if PSCAN_SCALING_NCCL
-    const pscan::nccl::communicator gpus(MPI_COMM_WORLD);
+    const pscan::nccl_communicator gpus(MPI_COMM_WORLD);
     r = measure_distributed(pscan::distributed(gpus, local), in, out, o.n, host_in, o.runs, 1,
                             finish, download);
 #else

@@ -16,14 +16,14 @@
 #include <cstdint>
 #include <optional>
 
-namespace pscan::chained {
+namespace pscan::cuda_chained_backend {
 
 class call_state {
  public:
   // At least `bytes` for entries laid out as `layout` (see lease_tile_state).
   call_state(const policy& p, std::size_t bytes, int layout) {
-    if (p.resource == nullptr && !cuda::is_capturing(p.stream)) {
-      lease_ = cuda::lease_tile_state(cuda::explicit_stream(p.stream), bytes, layout);
+    if (p.resource == nullptr && !cuda_common::is_capturing(p.stream)) {
+      lease_ = cuda_common::lease_tile_state(cuda_common::explicit_stream(p.stream), bytes, layout);
       data_ = lease_.data;
       epoch_ = lease_.epoch;
       return;
@@ -42,10 +42,10 @@ class call_state {
 
  private:
   static constexpr std::size_t alignment = 256;
-  cuda::tile_state_lease lease_;
-  std::optional<cuda::temporary_buffer<unsigned char>> fresh_;
+  cuda_common::tile_state_lease lease_;
+  std::optional<cuda_common::temporary_buffer<unsigned char>> fresh_;
   void* data_ = nullptr;
   std::uint32_t epoch_ = 0;
 };
 
-}  // namespace pscan::chained
+}  // namespace pscan::cuda_chained_backend

@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-namespace pscan::chained {
+namespace pscan::cuda_chained_backend {
 
 // Exponential back-off between polls, so waiting warps leave L2 to the tiles they wait for.
 struct backoff {
@@ -32,7 +32,7 @@ struct backoff {
 template <int K, class T, class Op>
 __device__ bool lookback_window(const tile_state<T>& state, long long newest, Op op, backoff wait,
                                 T& combined) {
-  const int lane = cuda::lane_id();
+  const int lane = cuda_common::lane_id();
   const long long lane_oldest = newest - 32 * K + 1 + lane * K;
   typename tile_state<T>::probe seen[K] = {};  // all-zero words: tag 0, never published
   int first_lane = 0;      // the nearest lane holding an inclusive prefix, else 0
@@ -75,7 +75,7 @@ __device__ bool lookback_window(const tile_state<T>& state, long long newest, Op
       has_lane_total = true;
     }
   }
-  combined = cuda::warp_range_reduce(lane_total, first_lane, 31, op);
+  combined = cuda_common::warp_range_reduce(lane_total, first_lane, 31, op);
   return found;
 }
 
@@ -96,4 +96,4 @@ __device__ T decoupled_lookback(const tile_state<T>& state, std::uint32_t tile, 
   }
 }
 
-}  // namespace pscan::chained
+}  // namespace pscan::cuda_chained_backend

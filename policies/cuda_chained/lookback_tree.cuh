@@ -21,7 +21,7 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace pscan::chained {
+namespace pscan::cuda_chained_backend {
 
 inline constexpr int tree_radix_bits = 5;  // 32 children: one lane each
 // Tile ids below 32^5 = 2^25 (the host checks): 2^25 tiles of even 1-byte values exceed any
@@ -81,7 +81,7 @@ __device__ inline std::uint64_t tree_entry(int level, std::uint64_t node, std::u
 template <int Levels, class T, class Op>
 __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, std::uint32_t tiles,
                               Op op, backoff wait, T& prefix) {
-  const int lane = cuda::lane_id();
+  const int lane = cuda_common::lane_id();
   if (tile == 0) return false;
 
   // Level l: lane j < digit(l) polls node (l, (tile >> 5l) - digit(l) + j).
@@ -94,7 +94,7 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
     return tree_entry(level, (tile >> (tree_radix_bits * level)) - digit(level) + lane, tiles);
   };
   auto level_value = [&](int l, const T& node) {
-    return cuda::warp_range_reduce(lane < digit(l) ? node : T{}, 0, digit(l) - 1, op);
+    return cuda_common::warp_range_reduce(lane < digit(l) ? node : T{}, 0, digit(l) - 1, op);
   };
   // While this tile is the last of its group at levels 0 .. l, it publishes node (l + 1) as
   // soon as level l's nodes are in: waiting for all levels first would chain the groups' last
@@ -155,7 +155,7 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
       const unsigned int up_to_l = (2u << l) - 1;
       if ((complete & up_to_l) == up_to_l && l == published && digit(l) == 31 &&
           l + 1 < Levels) {
-        const T own = l == 0 ? cuda::warp_shuffle(node[0], 31) : right;
+        const T own = l == 0 ? cuda_common::warp_shuffle(node[0], 31) : right;
         right = static_cast<T>(op(level_value(l, node[l]), own));
         if (lane == 0) {
           state.publish(tree_entry(l + 1, tile >> (tree_radix_bits * (l + 1)), tiles), right,
@@ -186,4 +186,4 @@ __device__ bool tree_lookback(const tile_state<T>& state, std::uint32_t tile, st
   return true;
 }
 
-}  // namespace pscan::chained
+}  // namespace pscan::cuda_chained_backend

@@ -1,15 +1,15 @@
 #pragma once
 // pscan::cuda_chained: the policy object of the single-pass chained backend, and what the backend
-// implements. Besides .on(stream) and .with(resource) (cuda::policy_base), .deterministic() asks
-// for bitwise identical results run to run for any type and operator (the tree look-back instead
-// of the decoupled one, where the grouping changes the bits: not for integer sums, products, min,
-// max, bitwise operators).
+// implements. Besides .on(stream) and .with(resource) (cuda_common::policy_base), .deterministic()
+// asks for bitwise identical results run to run for any type and operator (the tree look-back
+// instead of the decoupled one, where the grouping changes the bits: not for integer sums,
+// products, min, max, bitwise operators).
 
 #include <cuda_common/policy.cuh>
 
 #include <cstdint>
 
-namespace pscan::chained {
+namespace pscan::cuda_chained_backend {
 
 struct policy;
 
@@ -28,8 +28,8 @@ struct kernels {
                      MakeSink make_sink);
 };
 
-struct policy : cuda::policy_base<policy> {
-  using kernels = chained::kernels;
+struct policy : cuda_common::policy_base<policy> {
+  using kernels = cuda_chained_backend::kernels;
   bool is_deterministic = false;
 
   policy deterministic() const {
@@ -39,8 +39,8 @@ struct policy : cuda::policy_base<policy> {
   }
 };
 
-}  // namespace pscan::chained
+}  // namespace pscan::cuda_chained_backend
 
 namespace pscan {
-inline constexpr chained::policy cuda_chained{};
+inline constexpr cuda_chained_backend::policy cuda_chained{};
 }  // namespace pscan

@@ -4,7 +4,7 @@
 // deterministic) and writes its partial; the last block to finish (counted with an atomic between
 // fences, the counter returned to 0 for the next call) combines the partials in block order, init
 // first, and publishes the value into the call's sink (cuda_common/device_result.cuh): host
-// memory for reduce (cuda::host_result: no copy, no stream sync), *result on the device for
+// memory for reduce (cuda_common::host_result: no copy, no stream sync), *result on the device for
 // reduce_into (no host wait at all, so it can be captured into a graph). The grid fills the GPU
 // once.
 
@@ -16,26 +16,26 @@
 #include <cuda_common/check.cuh>
 #include <cuda_common/launch.cuh>
 #include <cuda_common/target.cuh>
-#include <cuda_common/tile/tile_reduce.cuh>
+#include <cuda_common/block/block_range_reduce.cuh>
 #include <cuda_common/utility.cuh>
 
 #include <pscan/future_value.hpp>
 
 #include <cstdint>
 
-namespace pscan::chained {
+namespace pscan::cuda_chained_backend {
 namespace impl {
 
 // Reduce's scratch (counters, partials) has no tags: its own buffer per stream.
 inline constexpr int reduce_layout = 0;
 
 template <class Build, class A, class InIt, class Op, class Sink, class Init>
-__global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
+__global__ void __launch_bounds__(tuning<A, Build::target>::reduce_threads)
     reduce_kernel(InIt first, std::int64_t n, Init init, Op op, tile_counters* counters,
                   A* partials, Sink result) {
-  if constexpr (cuda::compiling<Build>) {
+  if constexpr (cuda_common::compiling<Build>) {
     using cfg = tuning<A, Build::target>;
-    using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
+    using range = cuda_common::block_range_reduce<A, cfg::reduce_threads, cfg::reduce_items>;
     __shared__ typename range::storage storage;
     __shared__ bool is_last;
     bool has_total;  // true: the host launches at most one block per warp segment
@@ -72,18 +72,19 @@ auto kernels::reduce(const policy& p, InIt first, std::int64_t n, const Init& in
   using A = pscan::detail::init_value_t<Init>;
   using sink_type = decltype(make_sink());
   using cfg = tuning<A, Build::target>;
-  using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
+  using range = cuda_common::block_range_reduce<A, cfg::reduce_threads, cfg::reduce_items>;
   const auto kernel = &impl::reduce_kernel<Build, A, InIt, Op, sink_type, Init>;
-  const std::int64_t blocks = cuda::share_blocks<range>(reinterpret_cast<const void*>(kernel), n);
+  const std::int64_t blocks =
+      cuda_common::share_blocks<range>(reinterpret_cast<const void*>(kernel), n);
   // The counters, then the partials (256-byte aligned).
   call_state scratch(p, tile_counters_bytes + sizeof(A) * blocks, impl::reduce_layout);
   auto* const base = static_cast<unsigned char*>(scratch.data());
   A* partials = reinterpret_cast<A*>(base + tile_counters_bytes);
   const sink_type sink = make_sink();
-  kernel<<<static_cast<unsigned int>(blocks), cfg::block_threads, 0, p.stream>>>(
+  kernel<<<static_cast<unsigned int>(blocks), cfg::reduce_threads, 0, p.stream>>>(
       first, n, init, op, static_cast<tile_counters*>(scratch.data()), partials, sink);
   PSCAN_CUDA_CHECK_LAUNCH();
   return sink;
 }
 
-}  // namespace pscan::chained
+}  // namespace pscan::cuda_chained_backend

@@ -31,7 +31,7 @@
 #include <string>
 #include <type_traits>
 
-namespace pscan::chained {
+namespace pscan::cuda_chained_backend {
 namespace impl {
 
 template <class Op, class... Ops>
@@ -59,7 +59,7 @@ void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const 
                   Op op) {
   using A = pscan::detail::init_value_t<Init>;
   using block = chained_block_for<Build, A, ITEMS, InIt>;
-  const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, block::tile::tile_items);
+  const std::int64_t tiles = cuda_common::ceil_div<std::int64_t>(n, block::tile::tile_items);
   // Tile ids are 32-bit tickets, the grid is one-dimensional, the tree has at most 5 levels: all
   // far beyond any GPU's memory.
   if (static_cast<std::uint64_t>(tiles) >= tree_max_tiles) {
@@ -71,7 +71,7 @@ void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const 
   call_state scratch(p, tile_state<A>::buffer_bytes(entries), tile_state<A>::layout);
   const tile_state<A> state(scratch.data(), scratch.epoch());
   const auto launch = [&](auto kernel) {
-    cuda::prefer_shared_memory(reinterpret_cast<const void*>(kernel));  // tiles live there
+    cuda_common::prefer_shared_memory(reinterpret_cast<const void*>(kernel));  // tiles live there
     kernel<<<static_cast<unsigned int>(tiles), block::threads, 0, p.stream>>>(
         first, n, out, init, op, state, static_cast<std::uint32_t>(tiles));
     PSCAN_CUDA_CHECK_LAUNCH();
@@ -96,11 +96,12 @@ bool cluster_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const 
                   Op op) {
   using A = pscan::detail::init_value_t<Init>;
   using cfg = tuning<A, Build::target>;
-  const std::int64_t tiles = cuda::ceil_div(n, std::int64_t{cfg::scan_threads} * ITEMS);
+  const std::int64_t tiles = cuda_common::ceil_div(n, std::int64_t{cfg::scan_threads} * ITEMS);
   if (tiles > cfg::max_cluster_tiles) return false;
   const auto kernel =
       &cluster_scan_kernel<Build, Exclusive, HasInit, ITEMS, A, InIt, OutIt, Op, Init>;
-  if (tiles > cuda::max_cluster_blocks(reinterpret_cast<const void*>(kernel), cfg::scan_threads)) {
+  if (tiles >
+      cuda_common::max_cluster_blocks(reinterpret_cast<const void*>(kernel), cfg::scan_threads)) {
     return false;
   }
   cudaLaunchAttribute cluster;
@@ -134,7 +135,7 @@ template <class Build, bool Exclusive, bool HasInit, class InIt, class OutIt, cl
 void kernels::scan(const policy& p, InIt first, std::int64_t n, OutIt out, const Init& init,
                    Op op) {
   using A = pscan::detail::init_value_t<Init>;
-  if constexpr (!cuda::is_segmented_input_v<InIt>) {
+  if constexpr (!cuda_common::is_segmented_input_v<InIt>) {
     using cfg = tuning<A, Build::target>;
     if (n <= cfg::register_tile_items) {
       single_block_scan_kernel<Build, Exclusive, HasInit, A>
@@ -153,10 +154,11 @@ void kernels::scan(const policy& p, InIt first, std::int64_t n, OutIt out, const
       return;
     }
   }
-  using cfg =
-      tuning<typename impl::tiled_value<A, cuda::is_segmented_input_v<InIt>>::type, Build::target>;
-  const std::int64_t small_tiles = cuda::ceil_div<std::int64_t>(n, cfg::small_tile_items);
-  if (small_tiles <= std::int64_t{cfg::small_tiles_per_sm} * cuda::current_device_info().sm_count) {
+  using cfg = tuning<typename impl::tiled_value<A, cuda_common::is_segmented_input_v<InIt>>::type,
+                     Build::target>;
+  const std::int64_t small_tiles = cuda_common::ceil_div<std::int64_t>(n, cfg::small_tile_items);
+  if (small_tiles <=
+      std::int64_t{cfg::small_tiles_per_sm} * cuda_common::current_device_info().sm_count) {
     impl::chained_scan<Build, cfg::small_scan_items, Exclusive, HasInit>(p, first, n, out, init,
                                                                          op);
   } else {
@@ -164,4 +166,4 @@ void kernels::scan(const policy& p, InIt first, std::int64_t n, OutIt out, const
   }
 }
 
-}  // namespace pscan::chained
+}  // namespace pscan::cuda_chained_backend

@@ -34,40 +34,41 @@
 
 #include <cstdint>
 
-namespace pscan::chained {
+namespace pscan::cuda_chained_backend {
 
 // The chained kernel's block: tuning's scan_threads data threads of ITEMS items each, then one
 // look-back warp. A segmented input (accumulators flagged<T>) takes the segmented tile agent
 // over its plain values.
-template <cuda::target Target, class A, int ITEMS, bool Segmented = false>
+template <cuda_common::target Target, class A, int ITEMS, bool Segmented = false>
 struct chained_block {
   static constexpr int data_threads = tuning<A, Target>::scan_threads;
-  static constexpr int threads = data_threads + cuda::warp_threads;
-  static constexpr int lookback_warp = data_threads / cuda::warp_threads;
-  using data_barrier = cuda::named_barrier<1, data_threads>;
-  using carry_ready = cuda::named_barrier<2, threads>;  // look-back warp -> data warps
-  using tile = cuda::shared_tile_scan<A, data_threads, ITEMS, data_barrier>;
+  static constexpr int threads = data_threads + cuda_common::warp_threads;
+  static constexpr int lookback_warp = data_threads / cuda_common::warp_threads;
+  using data_barrier = cuda_common::named_barrier<1, data_threads>;
+  using carry_ready = cuda_common::named_barrier<2, threads>;  // look-back warp -> data warps
+  using tile = cuda_common::shared_tile_scan<A, data_threads, ITEMS, data_barrier>;
   static constexpr int min_blocks_per_sm = tuning<A, Target>::scan_min_blocks_per_sm;
 };
-template <cuda::target Target, class T, int ITEMS>
+template <cuda_common::target Target, class T, int ITEMS>
 struct chained_block<Target, pscan::detail::flagged<T>, ITEMS, true>
     : chained_block<Target, pscan::detail::flagged<T>, ITEMS> {
   using base = chained_block<Target, pscan::detail::flagged<T>, ITEMS>;
-  using tile = cuda::segmented_tile_scan<T, base::data_threads, ITEMS, typename base::data_barrier>;
+  using tile =
+      cuda_common::segmented_tile_scan<T, base::data_threads, ITEMS, typename base::data_barrier>;
   static constexpr int min_blocks_per_sm = tuning<T, Target>::segmented_min_blocks_per_sm;
 };
 template <class Build, class A, int ITEMS, class InIt>
-using chained_block_for = chained_block<Build::target, A, ITEMS, cuda::is_segmented_input_v<InIt>>;
-
+using chained_block_for =
+    chained_block<Build::target, A, ITEMS, cuda_common::is_segmented_input_v<InIt>>;
 
 // The one-block and cluster kernels' tiles, in registers.
-template <cuda::target Target, class A, int ITEMS = tuning<A, Target>::register_items>
-using register_tile = cuda::tile_scan<A, tuning<A, Target>::scan_threads, ITEMS>;
+template <cuda_common::target Target, class A, int ITEMS = tuning<A, Target>::register_items>
+using register_tile = cuda_common::tile_scan<A, tuning<A, Target>::scan_threads, ITEMS>;
 
 // Run by the look-back warp of tile `tile`: deliver(carry) with its carry-in (init, when there
 // is one, comes first). A callback rather than a return value: the default kernels' code is
 // faster this way (docs/algorithms.md, "The carry goes to a callback").
-template <cuda::target Target, bool HasInit, int TreeLevels, class A, class Init, class Op,
+template <cuda_common::target Target, bool HasInit, int TreeLevels, class A, class Init, class Op,
           class Deliver>
 __device__ void lookback_carry(const tile_state<A>& state, std::uint32_t tile, std::uint32_t tiles,
                                const Init& init, Op op, backoff wait, Deliver&& deliver) {
@@ -75,17 +76,17 @@ __device__ void lookback_carry(const tile_state<A>& state, std::uint32_t tile, s
     A prefix{};
     const bool has = tree_lookback<TreeLevels>(state, tile, tiles, op, wait, prefix);
     if constexpr (HasInit) {
-      deliver(cuda::tile_carry<A>{
+      deliver(cuda_common::tile_carry<A>{
           true, has ? static_cast<A>(op(static_cast<const A&>(init), prefix))
                     : static_cast<const A&>(init)});
     } else {
-      deliver(cuda::tile_carry<A>{has, prefix});
+      deliver(cuda_common::tile_carry<A>{has, prefix});
     }
   } else if (tile == 0) {
     // Tile 0's inclusive prefix carries init, so every later prefix includes it.
-    deliver(cuda::tile_carry<A>{HasInit, static_cast<const A&>(init)});
+    deliver(cuda_common::tile_carry<A>{HasInit, static_cast<const A&>(init)});
   } else {
-    deliver(cuda::tile_carry<A>{
+    deliver(cuda_common::tile_carry<A>{
         true, decoupled_lookback<tuning<A, Target>::lookback_items>(state, tile, op, wait)});
   }
 }
@@ -94,17 +95,17 @@ template <class Build, bool Exclusive, bool HasInit, int TreeLevels, int ITEMS, 
           class InIt, class OutIt, class Op, class Init>
 __global__ void __launch_bounds__(
     chained_block_for<Build, A, ITEMS, InIt>::threads,
-    cuda::min_blocks_hint<Build>(chained_block_for<Build, A, ITEMS, InIt>::min_blocks_per_sm,
+    cuda_common::min_blocks_hint<Build>(chained_block_for<Build, A, ITEMS, InIt>::min_blocks_per_sm,
                                  chained_block_for<Build, A, ITEMS, InIt>::threads))
     chained_scan_kernel(InIt first, std::int64_t n, OutIt out, Init init, Op op,
                         tile_state<A> state, std::uint32_t tiles) {
-  if constexpr (cuda::compiling<Build>) {
+  if constexpr (cuda_common::compiling<Build>) {
     using cfg = tuning<A, Build::target>;
     using block = chained_block_for<Build, A, ITEMS, InIt>;
     constexpr bool deterministic = TreeLevels > 0;
     constexpr int tile_items = block::tile::tile_items;
     __shared__ typename block::tile::storage storage;
-    __shared__ cuda::uninitialized_array<A, 1> carry_value;
+    __shared__ cuda_common::uninitialized_array<A, 1> carry_value;
     __shared__ bool carry_has;
     __shared__ std::uint32_t tile_id;
 
@@ -112,11 +113,11 @@ __global__ void __launch_bounds__(
     __syncthreads();
     const std::uint32_t tile = tile_id;
 
-    if (cuda::warp_id() == block::lookback_warp) {
+    if (cuda_common::warp_id() == block::lookback_warp) {
       lookback_carry<Build::target, HasInit, TreeLevels>(
           state, tile, tiles, init, op, backoff{cfg::backoff_min_ns, cfg::backoff_max_ns},
-          [&](const cuda::tile_carry<A>& c) {
-            if (cuda::lane_id() == 0) {
+          [&](const cuda_common::tile_carry<A>& c) {
+            if (cuda_common::lane_id() == 0) {
               carry_has = c.has;
               carry_value[0] = c.value;
             }
@@ -132,12 +133,13 @@ __global__ void __launch_bounds__(
       // A segmented tile whose total starts a segment needs nothing from its left: its inclusive
       // prefix is its aggregate, published as such at once.
       bool own_prefix = false;
-      if constexpr (!deterministic && cuda::is_segmented_input_v<InIt>) own_prefix = total.head;
+      if constexpr (!deterministic && cuda_common::is_segmented_input_v<InIt>)
+        own_prefix = total.head;
       if (publisher && (deterministic || tile > 0 || own_prefix)) {
         state.publish(tile, total, own_prefix ? tile_status::prefix : tile_status::aggregate);
       }
       block::carry_ready::sync();
-      const cuda::tile_carry<A> carry{carry_has, carry_value[0]};
+      const cuda_common::tile_carry<A> carry{carry_has, carry_value[0]};
       if (!deterministic && publisher && !own_prefix) {
         state.publish(tile, carry.has ? static_cast<A>(op(carry.value, total)) : total,
                       tile_status::prefix);
@@ -145,7 +147,7 @@ __global__ void __launch_bounds__(
       return carry;
     };
     const std::int64_t offset = std::int64_t{tile} * tile_items;
-    const int valid = cuda::valid_items(n, offset, tile_items);
+    const int valid = cuda_common::valid_items(n, offset, tile_items);
     block::tile::template run<Exclusive>(first + offset, out + offset, valid, op, storage,
                                          carry_of);
   } else {
@@ -157,12 +159,12 @@ template <class Build, bool Exclusive, bool HasInit, class A, class InIt, class 
           class Init>
 __global__ void __launch_bounds__(tuning<A, Build::target>::scan_threads)
     single_block_scan_kernel(InIt first, std::int64_t n, OutIt out, Init init, Op op) {
-  if constexpr (cuda::compiling<Build>) {
+  if constexpr (cuda_common::compiling<Build>) {
     using agent = register_tile<Build::target, A>;
     __shared__ typename agent::storage storage;
     const pscan::detail::kept_init_t<Init> init_value = static_cast<const A&>(init);
     agent::template run_at<Exclusive>(first, n, 0, out, op, storage, [&](const A&) {
-      return cuda::tile_carry<A>{HasInit, init_value};
+      return cuda_common::tile_carry<A>{HasInit, init_value};
     });
   } else {
     __trap();
@@ -175,31 +177,31 @@ template <class Build, bool Exclusive, bool HasInit, int ITEMS, class A, class I
           class Op, class Init>
 __global__ void __launch_bounds__(tuning<A, Build::target>::scan_threads)
     cluster_scan_kernel(InIt first, std::int64_t n, OutIt out, Init init, Op op) {
-  if constexpr (cuda::compiling<Build> && Build::target == cuda::target::sm90) {
+  if constexpr (cuda_common::compiling<Build> && Build::target == cuda_common::target::sm90) {
     // False below sm_90, where cooperative_groups declares no clusters.
 #if __CUDA_ARCH__ >= 900
     using agent = register_tile<Build::target, A, ITEMS>;
     const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
     __shared__ typename agent::storage storage;
-    __shared__ cuda::uninitialized_array<A, 1> tile_total;
-    __shared__ cuda::uninitialized_array<A, 1> carry_value;
+    __shared__ cuda_common::uninitialized_array<A, 1> tile_total;
+    __shared__ cuda_common::uninitialized_array<A, 1> carry_value;
     const int tile = static_cast<int>(cluster.block_rank());
     auto carry_of = [&](const A& total) {
       if (threadIdx.x == 0) tile_total[0] = total;
       cluster.sync();  // every tile's total is out
-      if (cuda::warp_id() == 0 && tile > 0) {
-        const int lane = cuda::lane_id();
+      if (cuda_common::warp_id() == 0 && tile > 0) {
+        const int lane = cuda_common::lane_id();
         const A before = lane < tile ? *cluster.map_shared_rank(&tile_total[0], lane) : A{};
-        const A prefix = cuda::warp_range_reduce(before, 0, tile - 1, op);
+        const A prefix = cuda_common::warp_range_reduce(before, 0, tile - 1, op);
         if (lane == 0) {
           carry_value[0] =
               HasInit ? static_cast<A>(op(static_cast<const A&>(init), prefix)) : prefix;
         }
       }
       cluster.barrier_arrive();  // done reading the other blocks' shared memory
-      if (tile == 0) return cuda::tile_carry<A>{HasInit, static_cast<const A&>(init)};
+      if (tile == 0) return cuda_common::tile_carry<A>{HasInit, static_cast<const A&>(init)};
       __syncthreads();
-      return cuda::tile_carry<A>{true, carry_value[0]};
+      return cuda_common::tile_carry<A>{true, carry_value[0]};
     };
     agent::template run_at<Exclusive>(first, n, std::int64_t{tile} * agent::tile_items, out, op,
                                       storage, carry_of);
@@ -210,4 +212,4 @@ __global__ void __launch_bounds__(tuning<A, Build::target>::scan_threads)
   }
 }
 
-}  // namespace pscan::chained
+}  // namespace pscan::cuda_chained_backend

@@ -10,8 +10,8 @@
 // so equal tags mean the chunks come from one publication (a prefix overwriting an aggregate shows
 // mixed tags: not yet). Values thus travel with their tags: one L2 round trip per poll, no fences,
 // for any size.
-// Tags are epoch << 1 | is_prefix: epochs are 31-bit (cuda::max_tile_state_epoch) and never 0,
-// which is what a cleared buffer holds.
+// Tags are epoch << 1 | is_prefix: epochs are 31-bit (cuda_common::max_tile_state_epoch) and never
+// 0, which is what a cleared buffer holds.
 
 #include <cuda/atomic>
 
@@ -20,7 +20,7 @@
 #include <cstring>
 #include <type_traits>
 
-namespace pscan::chained {
+namespace pscan::cuda_chained_backend {
 
 // Counters at the head of a tile-state buffer; each returns to 0 by the end of every kernel.
 struct tile_counters {
@@ -37,7 +37,7 @@ class tile_state {
                 "pscan::cuda_chained: values must be trivially copyable");
 
  public:
-  // ::cuda, libcu++: pscan::cuda is the shared CUDA layer.
+  // ::cuda, libcu++: pscan::cuda_common is the shared CUDA layer.
   using device_atomic = ::cuda::atomic_ref<std::uint64_t, ::cuda::thread_scope_device>;
   static constexpr int chunks = static_cast<int>((sizeof(T) + 3) / 4);
 
@@ -133,4 +133,4 @@ class tile_state {
   std::uint32_t epoch_ = 0;
 };
 
-}  // namespace pscan::chained
+}  // namespace pscan::cuda_chained_backend

@@ -9,10 +9,10 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace pscan::chained {
+namespace pscan::cuda_chained_backend {
 
 // sm_90 and later.
-template <class T, cuda::target Target>
+template <class T, cuda_common::target Target>
 struct tuning {
   // Scans: tiles of 32 KiB kept in shared memory (256 data threads x 128 bytes, plus the
   // look-back warp), 6 blocks (192 KiB of tiles loading or waiting on their look-back) on an SM
@@ -27,7 +27,7 @@ struct tuning {
   // Small inputs go in small tiles (two 16-byte units per thread: 8 KiB, a quarter of the large
   // tile, for types up to 16 bytes) while those number at most small_tiles_per_sm per SM: every
   // tile loads at once, instead of a few blocks pulling the whole input through a few SMs.
-  static constexpr int small_scan_items = 2 * cuda::unit_items_v<T>;
+  static constexpr int small_scan_items = 2 * cuda_common::unit_items_v<T>;
   static constexpr int small_tile_items = scan_threads * small_scan_items;
   static constexpr int small_tiles_per_sm = 1;
   // Other types (user structs, the generic segmented path's flagged pairs) need more registers
@@ -49,25 +49,26 @@ struct tuning {
   // thread block cluster (where the GPU can hold one that large: 16 on H100/H200, non-portable),
   // in half-size tiles where up to max_cluster_tiles of those cover the input: the cluster waits
   // for its slowest block's load, and one SM's share loads faster the smaller it is.
-  static constexpr int register_items = cuda::items_per_64_bytes_v<T>;
+  static constexpr int register_items = cuda_common::items_per_64_bytes_v<T>;
   static constexpr std::int64_t register_tile_items = std::int64_t{scan_threads} * register_items;
   static constexpr int max_cluster_tiles = 16;
   // 0 where half a register tile is not a whole number of 16-byte units (1-byte types).
   static constexpr int half_register_items =
-      register_items / 2 % cuda::unit_items_v<T> == 0 ? register_items / 2 : 0;
+      register_items / 2 % cuda_common::unit_items_v<T> == 0 ? register_items / 2 : 0;
 
   // reduce: 512 threads reading 64 bytes each per step, one wave of blocks.
-  static constexpr int block_threads = sizeof(T) <= 8 ? 512 : 128;
-  static constexpr int items = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 8 : sizeof(T) <= 16 ? 8 : 4;
+  static constexpr int reduce_threads = sizeof(T) <= 8 ? 512 : 128;
+  static constexpr int reduce_items =
+      sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 8 : sizeof(T) <= 16 ? 8 : 4;
 };
 
 // sm_75 to sm_89, not measured: no thread block clusters (sm_90 brought them), and as many scan
 // blocks an SM as an A100's 164 KiB of shared memory holds tiles (4 of 32 KiB), so the kernel
 // may use those blocks' registers instead of six's 32.
 template <class T>
-struct tuning<T, cuda::target::sm80> : tuning<T, cuda::target::sm90> {
+struct tuning<T, cuda_common::target::sm80> : tuning<T, cuda_common::target::sm90> {
   static constexpr int max_cluster_tiles = 0;
   static constexpr int scan_min_blocks_per_sm = std::is_arithmetic_v<T> && sizeof(T) <= 8 ? 4 : 3;
 };
 
-}  // namespace pscan::chained
+}  // namespace pscan::cuda_chained_backend

@@ -6,32 +6,33 @@
 
 #include <cuda_runtime.h>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // Clears the thread's last-error state (so a later PSCAN_CUDA_CHECK_LAUNCH does not report this
 // error again) and throws pscan::cuda_error.
 [[noreturn]] void throw_cuda_error(cudaError_t code, const char* call, const char* file, int line);
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common
 
 #define PSCAN_CUDA_CHECK(call)                                                   \
   do {                                                                           \
     const cudaError_t pscan_cuda_status_ = (call);                               \
     if (pscan_cuda_status_ != cudaSuccess) {                                     \
-      ::pscan::cuda::throw_cuda_error(pscan_cuda_status_, #call, __FILE__, __LINE__); \
+      ::pscan::cuda_common::throw_cuda_error(pscan_cuda_status_, #call, __FILE__, __LINE__); \
     }                                                                            \
   } while (0)
 
 // Right after a <<<...>>> launch: reports a bad configuration or an earlier asynchronous error.
-#define PSCAN_CUDA_CHECK_LAUNCH()                                                \
-  do {                                                                           \
-    const cudaError_t pscan_cuda_status_ = cudaGetLastError();                   \
-    if (pscan_cuda_status_ != cudaSuccess) {                                     \
-      ::pscan::cuda::throw_cuda_error(pscan_cuda_status_, "kernel launch", __FILE__, __LINE__); \
-    }                                                                            \
+#define PSCAN_CUDA_CHECK_LAUNCH()                                                           \
+  do {                                                                                      \
+    const cudaError_t pscan_cuda_status_ = cudaGetLastError();                              \
+    if (pscan_cuda_status_ != cudaSuccess) {                                                \
+      ::pscan::cuda_common::throw_cuda_error(pscan_cuda_status_, "kernel launch", __FILE__, \
+                                             __LINE__);                                     \
+    }                                                                                       \
   } while (0)
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // Whether `stream` is capturing a graph (work enqueued now is recorded, not run).
 inline bool is_capturing(cudaStream_t stream) {
@@ -40,4 +41,4 @@ inline bool is_capturing(cudaStream_t stream) {
   return capture != cudaStreamCaptureStatusNone;
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

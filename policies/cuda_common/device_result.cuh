@@ -1,9 +1,9 @@
 #pragma once
 // Where a reduction's value goes. The kernel that finishes a reduction takes a sink by value and
-// one of its threads calls sink.publish(value) once: cuda::host_result (reduce: into host memory,
-// for the host to wait on) or device_result (reduce_into: through an output iterator, ordered on
-// the stream like any other write, with nothing for the host to wait on). And the reduction of an
-// empty range, init, published the same way.
+// one of its threads calls sink.publish(value) once: cuda_common::host_result (reduce: into host
+// memory, for the host to wait on) or device_result (reduce_into: through an output iterator,
+// ordered on the stream like any other write, with nothing for the host to wait on). And the
+// reduction of an empty range, init, published the same way.
 
 #include <cuda_common/check.cuh>
 
@@ -11,7 +11,7 @@
 
 #include <cuda_runtime.h>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 template <class OutIt>
 struct device_result {
@@ -35,4 +35,4 @@ void publish_init(cudaStream_t stream, const Sink& sink, const Init& init) {
   PSCAN_CUDA_CHECK_LAUNCH();
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <string>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 inline constexpr std::int64_t max_grid_x = 2147483647;  // 2^31 - 1
 inline constexpr std::int64_t max_grid_y = 65535;
@@ -47,4 +47,4 @@ std::int64_t share_blocks(const void* kernel, std::int64_t n) {
                                                           Range::warps));
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

@@ -17,7 +17,7 @@
 #include <string>
 #include <type_traits>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // Where a policy's temporary device memory comes from when the caller supplies it. Allocation
 // and deallocation are ordered on the stream given (like cudaMallocAsync/cudaFreeAsync).
@@ -127,4 +127,4 @@ void check_iterator(const policy_base<P>&, const char* algorithm, const char* ar
   }
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

@@ -15,7 +15,7 @@
 
 #include <initializer_list>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // The architectures pscan is tuned for: sm_90 and later (H100, H200, Blackwell) take sm90's
 // tuning, sm_75 to sm_89 (T4, A100, L40) sm80's.
@@ -34,7 +34,7 @@ using compiled_archs = arch_list<>;
 
 template <target Target, class Archs = compiled_archs>
 struct build {
-  static constexpr cuda::target target = Target;
+  static constexpr cuda_common::target target = Target;
 };
 
 // In device code: whether the architecture being compiled takes Build's tuning. A tuned kernel's
@@ -90,4 +90,4 @@ decltype(auto) with_build(F&& f) {
   return f(build<target::sm80>{});
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

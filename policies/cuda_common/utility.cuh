@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 inline constexpr int warp_threads = 32;
 inline constexpr unsigned full_warp_mask = 0xffffffffu;
@@ -37,4 +37,4 @@ struct uninitialized_array {
   __device__ __forceinline__ T& operator[](int i) { return data()[i]; }
 };
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-namespace pscan::multipass {
+namespace pscan::cuda_multipass_backend {
 
 struct policy;
 
@@ -25,12 +25,12 @@ struct kernels {
                      MakeSink make_sink);
 };
 
-struct policy : cuda::policy_base<policy> {
-  using kernels = multipass::kernels;
+struct policy : cuda_common::policy_base<policy> {
+  using kernels = cuda_multipass_backend::kernels;
 };
 
-}  // namespace pscan::multipass
+}  // namespace pscan::cuda_multipass_backend
 
 namespace pscan {
-inline constexpr multipass::policy cuda_multipass{};
+inline constexpr cuda_multipass_backend::policy cuda_multipass{};
 }  // namespace pscan

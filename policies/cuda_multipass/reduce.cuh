@@ -6,8 +6,8 @@
 // warp-striped and reducing them as they arrive (several loads in flight per thread); the warps'
 // totals are combined in order. Pass 2: one block combines the block totals in block order, init
 // first, and publishes the result into the call's sink (cuda_common/device_result.cuh): host
-// memory for reduce (cuda::host_result), *result on the device for reduce_into (no host wait).
-// When one block suffices, it reduces the input directly.
+// memory for reduce (cuda_common::host_result), *result on the device for reduce_into (no host
+// wait). When one block suffices, it reduces the input directly.
 
 #include <cuda_multipass/policy.cuh>
 #include <cuda_multipass/tuning.cuh>
@@ -16,13 +16,13 @@
 #include <cuda_common/launch.cuh>
 #include <cuda_common/runtime/temporary.cuh>
 #include <cuda_common/target.cuh>
-#include <cuda_common/tile/tile_reduce.cuh>
+#include <cuda_common/block/block_range_reduce.cuh>
 
 #include <pscan/future_value.hpp>
 
 #include <cstdint>
 
-namespace pscan::multipass {
+namespace pscan::cuda_multipass_backend {
 namespace impl {
 
 // A block's total: to the partials in pass 1; a single block's, after init, is the result,
@@ -41,9 +41,9 @@ __device__ __forceinline__ void store_total(const Sink& result, const A& total, 
 template <class Build, class A, class InIt, class Op, class Out, class Init>
 __global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
     reduce_kernel(InIt first, std::int64_t n, Out out, Init init, Op op) {
-  if constexpr (cuda::compiling<Build>) {
+  if constexpr (cuda_common::compiling<Build>) {
     using cfg = tuning<A, Build::target>;
-    using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
+    using range = cuda_common::block_range_reduce<A, cfg::block_threads, cfg::items>;
     __shared__ typename range::storage storage;
     bool has_total;  // true: the host launches at most one block per warp segment
     const A total = range::reduce_block_share(first, n, op, storage, has_total);
@@ -62,8 +62,8 @@ auto kernels::reduce(const policy& p, InIt first, std::int64_t n, const Init& in
                      MakeSink make_sink) {
   using A = pscan::detail::init_value_t<Init>;
   using cfg = tuning<A, Build::target>;
-  using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
-  const std::int64_t blocks = cuda::share_blocks<range>(
+  using range = cuda_common::block_range_reduce<A, cfg::block_threads, cfg::items>;
+  const std::int64_t blocks = cuda_common::share_blocks<range>(
       reinterpret_cast<const void*>(&impl::reduce_kernel<Build, A, InIt, Op, A*, Init>), n);
   // One block reduces `count` values from `in`, init first, into the sink.
   const auto finish = [&](auto in, std::int64_t count) {
@@ -74,7 +74,7 @@ auto kernels::reduce(const policy& p, InIt first, std::int64_t n, const Init& in
     return sink;
   };
   if (blocks == 1) return finish(first, n);
-  cuda::temporary_buffer<A> partials(static_cast<std::size_t>(blocks), p);
+  cuda_common::temporary_buffer<A> partials(static_cast<std::size_t>(blocks), p);
   impl::reduce_kernel<Build, A>
       <<<static_cast<unsigned>(blocks), cfg::block_threads, 0, p.stream>>>(
           first, n, partials.data(), init, op);
@@ -82,4 +82,4 @@ auto kernels::reduce(const policy& p, InIt first, std::int64_t n, const Init& in
   return finish(partials.data(), blocks);
 }
 
-}  // namespace pscan::multipass
+}  // namespace pscan::cuda_multipass_backend

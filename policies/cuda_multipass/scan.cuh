@@ -19,7 +19,7 @@
 #include <cuda_common/runtime/temporary.cuh>
 #include <cuda_common/target.cuh>
 #include <cuda_common/tile/segmented_tile_scan.cuh>
-#include <cuda_common/tile/tile_reduce.cuh>
+#include <cuda_common/block/block_range_reduce.cuh>
 #include <cuda_common/tile/tile_scan.cuh>
 
 #include <pscan/future_value.hpp>
@@ -27,35 +27,35 @@
 #include <cstdint>
 #include <iterator>
 
-namespace pscan::multipass {
+namespace pscan::cuda_multipass_backend {
 namespace impl {
 
 // The tiles of a level: register tiles of the accumulator type A, or, over a segmented input
 // (accumulators flagged<T>), the segmented tile agent over its plain values T.
-template <cuda::target Target, class A, bool Segmented>
+template <cuda_common::target Target, class A, bool Segmented>
 struct level_tile {
   using cfg = tuning<A, Target>;
-  using agent = cuda::tile_scan<A, cfg::block_threads, cfg::items>;
+  using agent = cuda_common::tile_scan<A, cfg::block_threads, cfg::items>;
   static constexpr int tile_items = cfg::tile_items;
 };
-template <cuda::target Target, class T>
+template <cuda_common::target Target, class T>
 struct level_tile<Target, pscan::detail::flagged<T>, true> {
   using cfg = tuning<T, Target>;
-  using agent = cuda::segmented_tile_scan<T, cfg::block_threads, cfg::items>;
+  using agent = cuda_common::segmented_tile_scan<T, cfg::block_threads, cfg::items>;
   static constexpr int tile_items = cfg::tile_items;
 };
 template <class Build, class A, class InIt>
-using level_tile_for = level_tile<Build::target, A, cuda::is_segmented_input_v<InIt>>;
+using level_tile_for = level_tile<Build::target, A, cuda_common::is_segmented_input_v<InIt>>;
 
 // totals[tile] = the ordered reduction of tile `tile` of first[0..n).
 template <class Build, class A, class InIt, class Op>
 __global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
     upsweep_kernel(InIt first, std::int64_t n, A* totals, Op op) {
-  if constexpr (cuda::compiling<Build>) {
+  if constexpr (cuda_common::compiling<Build>) {
     using cfg = tuning<A, Build::target>;
-    using range = cuda::block_range_reduce<A, cfg::block_threads, cfg::items>;
+    using range = cuda_common::block_range_reduce<A, cfg::block_threads, cfg::items>;
     __shared__ typename range::storage storage;
-    const std::int64_t tile = cuda::grid_block_index();
+    const std::int64_t tile = cuda_common::grid_block_index();
     const std::int64_t offset = tile * cfg::tile_items;
     if (offset >= n) return;
     bool has_total;
@@ -71,10 +71,10 @@ __global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
 template <class Build, bool Exclusive, class A, class InIt, class Op>
 __global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
     segmented_upsweep_kernel(InIt first, std::int64_t n, A* totals, Op op) {
-  if constexpr (cuda::compiling<Build>) {
+  if constexpr (cuda_common::compiling<Build>) {
     using level = level_tile_for<Build, A, InIt>;
     __shared__ typename level::agent::storage storage;
-    const std::int64_t tile = cuda::grid_block_index();
+    const std::int64_t tile = cuda_common::grid_block_index();
     const std::int64_t offset = tile * level::tile_items;
     if (offset >= n) return;
     const int valid = static_cast<int>(min(n - offset, std::int64_t{level::tile_items}));
@@ -93,15 +93,15 @@ template <class Build, bool Exclusive, bool HasInit, class A, class InIt, class 
 __global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
     downsweep_kernel(InIt first, std::int64_t n, OutIt out, const A* scanned_totals, Init init,
                      Op op) {
-  if constexpr (cuda::compiling<Build>) {
+  if constexpr (cuda_common::compiling<Build>) {
     using level = level_tile_for<Build, A, InIt>;
     using agent = typename level::agent;
     __shared__ typename agent::storage storage;
-    const std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, level::tile_items);
-    const std::int64_t block = cuda::grid_block_index();
+    const std::int64_t tiles = cuda_common::ceil_div<std::int64_t>(n, level::tile_items);
+    const std::int64_t block = cuda_common::grid_block_index();
     if (block >= tiles) return;
     const std::int64_t tile = tiles - 1 - block;
-    const cuda::tile_carry<A> carry{
+    const cuda_common::tile_carry<A> carry{
         HasInit || tile > 0, tile > 0 ? scanned_totals[tile - 1] : static_cast<const A&>(init)};
     agent::template run_at<Exclusive>(first, n, tile * level::tile_items, out, op, storage,
                                       [&](const A&) { return carry; });
@@ -112,15 +112,15 @@ __global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
 
 // Elements of the tile totals of one level, padded so that every level starts 16-byte aligned.
 inline std::int64_t padded_totals(std::int64_t tiles) {
-  return cuda::ceil_div<std::int64_t>(tiles, 16) * 16;
+  return cuda_common::ceil_div<std::int64_t>(tiles, 16) * 16;
 }
 
 // Scratch for the totals of every level a scan of n elements in tiles of `tile_items` needs.
 template <class Build, class A>
 std::int64_t scratch_elements(std::int64_t n, std::int64_t tile_items) {
   std::int64_t elements = 0;
-  for (std::int64_t tiles = cuda::ceil_div<std::int64_t>(n, tile_items); tiles > 1;
-       tiles = cuda::ceil_div<std::int64_t>(tiles, tuning<A, Build::target>::tile_items)) {
+  for (std::int64_t tiles = cuda_common::ceil_div<std::int64_t>(n, tile_items); tiles > 1;
+       tiles = cuda_common::ceil_div<std::int64_t>(tiles, tuning<A, Build::target>::tile_items)) {
     elements += padded_totals(tiles);
   }
   return elements;
@@ -135,16 +135,16 @@ void scan_level(InIt first, std::int64_t n, OutIt out, const Init& init, Op op, 
                 cudaStream_t stream) {
   using cfg = tuning<A, Build::target>;
   const std::int64_t tiles =
-      cuda::ceil_div<std::int64_t>(n, level_tile_for<Build, A, InIt>::tile_items);
+      cuda_common::ceil_div<std::int64_t>(n, level_tile_for<Build, A, InIt>::tile_items);
   A* totals = nullptr;
   if (tiles > 1) {
     totals = scratch;
-    if constexpr (cuda::is_segmented_input_v<InIt>) {
+    if constexpr (cuda_common::is_segmented_input_v<InIt>) {
       segmented_upsweep_kernel<Build, Exclusive, A>
-          <<<cuda::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, totals, op);
+          <<<cuda_common::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, totals, op);
     } else {
       upsweep_kernel<Build, A>
-          <<<cuda::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, totals, op);
+          <<<cuda_common::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, totals, op);
     }
     PSCAN_CUDA_CHECK_LAUNCH();
     // totals[t] becomes init op total[0] op ... op total[t]: the carry-in of tile t + 1.
@@ -152,7 +152,8 @@ void scan_level(InIt first, std::int64_t n, OutIt out, const Init& init, Op op, 
                                          scratch + padded_totals(tiles), stream);
   }
   downsweep_kernel<Build, Exclusive, HasInit, A>
-      <<<cuda::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, out, totals, init, op);
+      <<<cuda_common::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, out, totals, init,
+                                                                        op);
   PSCAN_CUDA_CHECK_LAUNCH();
 }
 
@@ -163,7 +164,7 @@ template <class Build, bool Exclusive, bool HasInit, class InIt, class OutIt, cl
 void kernels::scan(const policy& p, InIt first, std::int64_t n, OutIt out, const Init& init,
                    Op op) {
   using A = pscan::detail::init_value_t<Init>;
-  cuda::temporary_buffer<A> scratch(
+  cuda_common::temporary_buffer<A> scratch(
       static_cast<std::size_t>(impl::scratch_elements<Build, A>(
           n, impl::level_tile_for<Build, A, InIt>::tile_items)),
       p);
@@ -171,4 +172,4 @@ void kernels::scan(const policy& p, InIt first, std::int64_t n, OutIt out, const
                                                  p.stream);
 }
 
-}  // namespace pscan::multipass
+}  // namespace pscan::cuda_multipass_backend

@@ -16,7 +16,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace pscan::mpi::detail {
+namespace pscan::distributed_backend::detail {
 
 // Throws std::runtime_error for an MPI call that returned an error (only reachable where the
 // communicator's error handler returns errors instead of aborting, MPI's default).
@@ -117,4 +117,4 @@ std::vector<Payload> exchange(MPI_Comm comm, const place& where, const char* alg
   return payloads;
 }
 
-}  // namespace pscan::mpi::detail
+}  // namespace pscan::distributed_backend::detail

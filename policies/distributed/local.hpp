@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace pscan::mpi::detail {
+namespace pscan::distributed_backend::detail {
 
 // A rank's total or carry-in may be nothing (pscan/detail/partial.hpp): an empty range.
 using pscan::detail::partial;
@@ -61,7 +61,8 @@ std::int64_t leading_count(It first, std::int64_t n) {
   using V = pscan::detail::value_type_t<It>;
   std::int64_t k = 1;
   if constexpr (std::is_pointer_v<It> && 16 % sizeof(V) == 0) {
-    const auto misalignment = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(first) % 16);
+    const auto misalignment =
+        static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(first) % 16);
     if (misalignment % static_cast<std::int64_t>(sizeof(V)) == 0) {
       k = (misalignment == 0 ? 16 : 16 - misalignment) / static_cast<std::int64_t>(sizeof(V));
     }
@@ -102,11 +103,11 @@ T local_total(const Local& local, It in, std::int64_t n, Op op) {
   }
 }
 
-}  // namespace pscan::mpi::detail
+}  // namespace pscan::distributed_backend::detail
 
 namespace pscan::detail {
 template <class T, class It, class Op>
-struct init_traits<mpi::detail::leading_elements<T, It, Op>> {
+struct init_traits<distributed_backend::detail::leading_elements<T, It, Op>> {
   using value_type = T;
   static constexpr bool deferred = true;
 };

@@ -11,7 +11,7 @@
 #include <utility>
 
 namespace pscan {
-namespace mpi {
+namespace distributed_backend {
 
 // Calls with this policy are collective over `comm`: every rank makes them in the same order, one
 // thread at a time (MPI's rule for collectives).
@@ -21,11 +21,11 @@ struct policy : collective_policy_base {
   Local local;
 };
 
-}  // namespace mpi
+}  // namespace distributed_backend
 
 // A policy running every algorithm over the ranks of `comm`, with `local` doing each rank's part.
 template <class Local>
-mpi::policy<std::decay_t<Local>> distributed(MPI_Comm comm, Local&& local) {
+distributed_backend::policy<std::decay_t<Local>> distributed(MPI_Comm comm, Local&& local) {
   static_assert(is_execution_policy_v<Local> && !is_collective_policy_v<Local>,
                 "pscan::distributed: `local` must be a single-process policy such as pscan::seq, "
                 "pscan::omp or pscan::cuda_chained");

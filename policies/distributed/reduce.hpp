@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace pscan::mpi {
+namespace pscan::distributed_backend {
 
 template <class Local, class InIt, class T, class Op>
 T reduce(const policy<Local>& p, InIt first, InIt last, T init, Op op) {
@@ -43,4 +43,4 @@ void reduce_into(const policy<Local>& p, InIt first, InIt last, OutIt result, T 
   pscan::reduce_into(p.local, first, first, result, value, op);
 }
 
-}  // namespace pscan::mpi
+}  // namespace pscan::distributed_backend

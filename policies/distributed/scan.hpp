@@ -9,7 +9,7 @@
 
 #include <pscan/scan.hpp>
 
-namespace pscan::mpi {
+namespace pscan::distributed_backend {
 
 template <class Local, class InIt, class OutIt, class Op>
 OutIt inclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, Op op) {
@@ -22,16 +22,16 @@ OutIt inclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, O
 
 template <class Local, class InIt, class OutIt, class Op, class T>
 OutIt inclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, Op op, T init) {
-  const detail::partial<T> carry = detail::carry_in(p, "pscan::inclusive_scan", first, last, out, op,
-                                                  detail::partial<T>{true, init});
+  const detail::partial<T> carry = detail::carry_in(p, "pscan::inclusive_scan", first, last, out,
+                                                    op, detail::partial<T>{true, init});
   return pscan::inclusive_scan(p.local, first, last, out, op, carry.value);
 }
 
 template <class Local, class InIt, class OutIt, class T, class Op>
 OutIt exclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, T init, Op op) {
-  const detail::partial<T> carry = detail::carry_in(p, "pscan::exclusive_scan", first, last, out, op,
-                                                  detail::partial<T>{true, init});
+  const detail::partial<T> carry = detail::carry_in(p, "pscan::exclusive_scan", first, last, out,
+                                                    op, detail::partial<T>{true, init});
   return pscan::exclusive_scan(p.local, first, last, out, carry.value, op);
 }
 
-}  // namespace pscan::mpi
+}  // namespace pscan::distributed_backend

@@ -16,7 +16,7 @@
 
 #include <cstdint>
 
-namespace pscan::mpi {
+namespace pscan::distributed_backend {
 namespace detail {
 
 // i where offsets break the contract at i (offsets[0] < 0, offsets[i] < offsets[i-1]), else none.
@@ -59,4 +59,4 @@ OutIt segmented_reduce(const policy<Local>& p, InIt values, OffIt offsets_first,
   return pscan::segmented_reduce(p.local, values, offsets_first, offsets_last, out, init, op);
 }
 
-}  // namespace pscan::mpi
+}  // namespace pscan::distributed_backend

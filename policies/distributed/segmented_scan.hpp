@@ -21,7 +21,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace pscan::mpi {
+namespace pscan::distributed_backend {
 namespace detail {
 
 using pscan::detail::flagged;
@@ -240,4 +240,4 @@ OutIt exclusive_scan_by_key(const policy<Local>& p, KeyIt keys_first, KeyIt keys
                                    detail::exclusive_form<T, InIt, Op>{values, init, op}, out);
 }
 
-}  // namespace pscan::mpi
+}  // namespace pscan::distributed_backend

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace pscan::mpi::detail {
+namespace pscan::distributed_backend::detail {
 
 // Every rank's total in the accumulator type T, in rank order; `needed`: whether this rank's
 // total is used (a scan's last rank skips that read of its range). `others` are the iterator
@@ -42,4 +42,4 @@ partial<T> carry_in(const policy<Local>& p, const char* algorithm, InIt first, I
   return fold(init, totals.begin(), totals.begin() + where.rank, op);
 }
 
-}  // namespace pscan::mpi::detail
+}  // namespace pscan::distributed_backend::detail

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace pscan::openmp::detail {
+namespace pscan::openmp_backend::detail {
 
 // One cache line (or more) per thread, so threads writing their own slot never share a line.
 template <class T>
@@ -32,4 +32,4 @@ inline std::int64_t split_point(std::int64_t lo, std::int64_t hi, int t, int par
   return lo + (hi - lo) * t / parts;
 }
 
-}  // namespace pscan::openmp::detail
+}  // namespace pscan::openmp_backend::detail

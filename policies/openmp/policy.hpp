@@ -11,7 +11,7 @@
 #include <string>
 
 namespace pscan {
-namespace openmp {
+namespace openmp_backend {
 
 struct policy : execution_policy_base {
   // A copy that runs on `count` threads; 0 means OpenMP's default (OMP_NUM_THREADS).
@@ -41,8 +41,8 @@ inline int team_size(const policy& p, std::int64_t work, std::int64_t min_per_th
 }
 
 }  // namespace detail
-}  // namespace openmp
+}  // namespace openmp_backend
 
-inline constexpr openmp::policy omp{};
+inline constexpr openmp_backend::policy omp{};
 
 }  // namespace pscan

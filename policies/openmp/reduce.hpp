@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace pscan::openmp {
+namespace pscan::openmp_backend {
 namespace detail {
 
 // A vectorised reduce is ~4x cheaper per element than a scan, so a thread needs 4x the scan's
@@ -25,7 +25,7 @@ template <class InIt, class T, class Op>
 T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
   const std::int64_t n = last - first;
   const int team = detail::team_size(p, n, detail::reduce_min_per_thread);
-  if (team < 2) return sequential::reduce(seq, first, last, init, op);
+  if (team < 2) return sequential_backend::reduce(seq, first, last, init, op);
   std::vector<detail::padded<detail::partial<T>>> partials(static_cast<std::size_t>(team));
 #pragma omp parallel num_threads(team)
   {
@@ -44,7 +44,7 @@ T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
 
 template <class InIt, class OutIt, class T, class Op>
 void reduce_into(const policy& p, InIt first, InIt last, OutIt result, T init, Op op) {
-  *result = openmp::reduce(p, first, last, init, op);
+  *result = openmp_backend::reduce(p, first, last, init, op);
 }
 
-}  // namespace pscan::openmp
+}  // namespace pscan::openmp_backend

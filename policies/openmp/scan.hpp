@@ -17,7 +17,7 @@
 #include <iterator>
 #include <vector>
 
-namespace pscan::openmp {
+namespace pscan::openmp_backend {
 namespace detail {
 
 // Input bytes per thread per block: read in phase 1, read again in phase 3, so it must stay in
@@ -104,7 +104,7 @@ template <class InIt, class OutIt, class Op>
 void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op) {
   using T = typename std::iterator_traits<InIt>::value_type;
   const int team = detail::scan_team(p, last - first);
-  if (team < 2) return sequential::inclusive_scan(seq, first, last, out, op);
+  if (team < 2) return sequential_backend::inclusive_scan(seq, first, last, out, op);
   detail::blocked_scan<detail::scan_kind::inclusive>(team, first, last - first, out, op,
                                                      detail::partial<T>{});
 }
@@ -112,7 +112,7 @@ void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op) {
 template <class InIt, class OutIt, class Op, class T>
 void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op, T init) {
   const int team = detail::scan_team(p, last - first);
-  if (team < 2) return sequential::inclusive_scan(seq, first, last, out, op, init);
+  if (team < 2) return sequential_backend::inclusive_scan(seq, first, last, out, op, init);
   detail::blocked_scan<detail::scan_kind::inclusive>(team, first, last - first, out, op,
                                                      detail::partial<T>{true, init});
 }
@@ -120,9 +120,9 @@ void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op, T 
 template <class InIt, class OutIt, class T, class Op>
 void exclusive_scan(const policy& p, InIt first, InIt last, OutIt out, T init, Op op) {
   const int team = detail::scan_team(p, last - first);
-  if (team < 2) return sequential::exclusive_scan(seq, first, last, out, init, op);
+  if (team < 2) return sequential_backend::exclusive_scan(seq, first, last, out, init, op);
   detail::blocked_scan<detail::scan_kind::exclusive>(team, first, last - first, out, op,
                                                      detail::partial<T>{true, init});
 }
 
-}  // namespace pscan::openmp
+}  // namespace pscan::openmp_backend

@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace pscan::openmp {
+namespace pscan::openmp_backend {
 namespace detail {
 
 template <class OffIt>
@@ -123,4 +123,4 @@ void segmented_reduce(const policy& p, InIt values, OffIt offsets_first, OffIt o
   detail::close_cut_segments(slices, out, init, op);
 }
 
-}  // namespace pscan::openmp
+}  // namespace pscan::openmp_backend

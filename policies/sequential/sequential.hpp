@@ -9,7 +9,7 @@
 #include <iterator>
 
 namespace pscan {
-namespace sequential {
+namespace sequential_backend {
 
 struct policy : execution_policy_base {};
 
@@ -49,7 +49,7 @@ T reduce(const policy&, InIt first, InIt last, T init, Op op) {
 
 template <class InIt, class OutIt, class T, class Op>
 void reduce_into(const policy& p, InIt first, InIt last, OutIt result, T init, Op op) {
-  *result = sequential::reduce(p, first, last, init, op);
+  *result = sequential_backend::reduce(p, first, last, init, op);
 }
 
 template <class InIt, class OffIt, class OutIt, class T, class Op>
@@ -64,8 +64,8 @@ void segmented_reduce(const policy&, InIt values, OffIt offsets_first, OffIt off
   }
 }
 
-}  // namespace sequential
+}  // namespace sequential_backend
 
-inline constexpr sequential::policy seq{};
+inline constexpr sequential_backend::policy seq{};
 
 }  // namespace pscan

@@ -13,7 +13,7 @@
 namespace conformance {
 
 // Counts what a policy takes from the caller's resource; stream-ordered, like the default pool.
-class counting_resource : public pscan::cuda::device_resource {
+class counting_resource : public pscan::cuda_common::device_resource {
  public:
   void* allocate(std::size_t bytes, cudaStream_t stream) override {
     void* memory = nullptr;
@@ -123,7 +123,8 @@ TEST_CASE_TEMPLATE_DEFINE("concurrent calls on different streams", F, streams_ca
     ins.push_back(F::upload(inputs.back()));
     outs.push_back(F::upload(inputs.back()));
   }
-  PSCAN_CUDA_CHECK(cudaStreamSynchronize(test_stream()));  // uploads complete before other streams read
+  PSCAN_CUDA_CHECK(
+      cudaStreamSynchronize(test_stream()));  // uploads complete before other streams read
   for (int k = 0; k < count; ++k) {
     pscan::inclusive_scan(F::policy().on(streams[k].get()), ins[k].begin(), ins[k].end(),
                           outs[k].begin());

@@ -1,9 +1,9 @@
 // cuda_chained's paths that the shared conformance cases do not reach: the chained kernel with
 // both look-backs (decoupled, deterministic tree) over many tile counts, the tree over entries
-// of four and five tile-state words, the cluster kernel with both tile sizes over every cluster size,
-// which operators .deterministic() sends to the tree, back-to-back calls that grow the stream's
-// cached tile state while earlier calls are still queued, scans captured into a CUDA graph and
-// replayed (each replay must start from fresh tile state, not the captured epoch), and
+// of four and five tile-state words, the cluster kernel with both tile sizes over every cluster
+// size, which operators .deterministic() sends to the tree, back-to-back calls that grow the
+// stream's cached tile state while earlier calls are still queued, scans captured into a CUDA graph
+// and replayed (each replay must start from fresh tile state, not the captured epoch), and
 // libpscan's cache.
 
 #include "conformance/value_kinds.hpp"
@@ -86,8 +86,11 @@ TEST_CASE_TEMPLATE("deterministic segmented scans finish at tree edges", K, conf
   CONFORMANCE_SEEDED_RANDOM(random);
   const auto p = pscan::cuda_chained.on(test_stream()).deterministic();
   // The tuning of what the device runs of this test: the shapes are the same on every target.
-  constexpr std::int64_t tile = pscan::chained::tuning<pair, pscan::cuda::target::sm90>::tile_items;
-  static_assert(tile == pscan::chained::tuning<pair, pscan::cuda::target::sm80>::tile_items);
+  constexpr std::int64_t tile =
+      pscan::cuda_chained_backend::tuning<pair, pscan::cuda_common::target::sm90>::tile_items;
+  static_assert(
+      tile ==
+      pscan::cuda_chained_backend::tuning<pair, pscan::cuda_common::target::sm80>::tile_items);
   const typename K::op_type op{};
   for (std::int64_t tiles : {31, 32, 33, 40, 512, 1023, 1024, 1025}) {
     const std::int64_t n = tiles * tile;
@@ -128,8 +131,8 @@ TEST_CASE_TEMPLATE("deterministic segmented scans finish at tree edges", K, conf
 TEST_CASE_TEMPLATE("chained kernel over many tile counts, both look-backs", small, std::true_type,
                    std::false_type) {
   CONFORMANCE_SEEDED_RANDOM(random);
-  pscan::cuda::with_build([&](auto build) {
-    using cfg = pscan::chained::tuning<affine, decltype(build)::target>;
+  pscan::cuda_common::with_build([&](auto build) {
+    using cfg = pscan::cuda_chained_backend::tuning<affine, decltype(build)::target>;
     constexpr int items = small::value ? cfg::small_scan_items : cfg::scan_items;
     constexpr std::int64_t tile = cfg::scan_threads * items;
     for (const bool deterministic : {false, true}) {
@@ -143,7 +146,7 @@ TEST_CASE_TEMPLATE("chained kernel over many tile counts, both look-backs", smal
           INFO("n = ", n, ", tiles of ", tile, ", deterministic: ", deterministic);
           const auto input = make_affines(random, n);
           auto buffer = conformance::device_memory::upload(input);
-          pscan::chained::impl::chained_scan<decltype(build), items, false, false>(
+          pscan::cuda_chained_backend::impl::chained_scan<decltype(build), items, false, false>(
               p, buffer.begin(), n, buffer.begin(), affine{}, affine_then{});
           CHECK(first_mismatch(host_inclusive(input, affine_then{}),
                                conformance::device_memory::download(buffer)) == -1);
@@ -160,9 +163,9 @@ TEST_CASE_TEMPLATE("cluster kernel over 2-16 tiles of either size", half, std::t
                    std::false_type) {
   CONFORMANCE_SEEDED_RANDOM(random);
   const auto p = pscan::cuda_chained.on(test_stream());
-  pscan::cuda::with_build([&](auto build) {
+  pscan::cuda_common::with_build([&](auto build) {
     using Build = decltype(build);
-    using cfg = pscan::chained::tuning<affine, Build::target>;
+    using cfg = pscan::cuda_chained_backend::tuning<affine, Build::target>;
     constexpr int items = half::value ? cfg::half_register_items : cfg::register_items;
     constexpr std::int64_t tile = cfg::scan_threads * items;
     if constexpr (cfg::max_cluster_tiles == 0) {
@@ -173,14 +176,14 @@ TEST_CASE_TEMPLATE("cluster kernel over 2-16 tiles of either size", half, std::t
         INFO("n = ", n, ", tiles of ", tile);
         const auto input = make_affines(random, n);
         auto buffer = conformance::device_memory::upload(input);
-        REQUIRE(pscan::chained::impl::cluster_scan<Build, items, false, false>(
+        REQUIRE(pscan::cuda_chained_backend::impl::cluster_scan<Build, items, false, false>(
             p, buffer.begin(), n, buffer.begin(), affine{}, affine_then{}));
         CHECK(first_mismatch(host_inclusive(input, affine_then{}),
                              conformance::device_memory::download(buffer)) == -1);
       }
     }
     device_buffer<affine> too_many(std::max(cfg::max_cluster_tiles, 1) * tile + 1);
-    CHECK_FALSE(pscan::chained::impl::cluster_scan<Build, items, false, false>(
+    CHECK_FALSE(pscan::cuda_chained_backend::impl::cluster_scan<Build, items, false, false>(
         p, too_many.begin(), static_cast<std::int64_t>(too_many.size()), too_many.begin(),
         affine{}, affine_then{}));
   });
@@ -188,7 +191,7 @@ TEST_CASE_TEMPLATE("cluster kernel over 2-16 tiles of either size", half, std::t
 
 // Where .deterministic() keeps the decoupled look-back: only where no grouping changes the bits.
 TEST_CASE("the tree is skipped only for operators whose grouping cannot change the bits") {
-  using pscan::chained::impl::grouping_free_v;
+  using pscan::cuda_chained_backend::impl::grouping_free_v;
   CHECK(grouping_free_v<std::int32_t, pscan::plus<>>);
   CHECK(grouping_free_v<std::int64_t, pscan::maximum<std::int64_t>>);
   CHECK(grouping_free_v<std::uint64_t, std::bit_xor<>>);
@@ -263,18 +266,19 @@ TEST_CASE("tile-state cache: epochs advance, streams and layouts get their own z
   PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
   PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
   {
-    const auto first = pscan::cuda::lease_tile_state(a, 1000, 1);
-    const auto second = pscan::cuda::lease_tile_state(a, 1000, 1);
+    const auto first = pscan::cuda_common::lease_tile_state(a, 1000, 1);
+    const auto second = pscan::cuda_common::lease_tile_state(a, 1000, 1);
     CHECK(first.data == second.data);
     CHECK(second.epoch == first.epoch + 1);
     CHECK(first.bytes >= 1000);
-    CHECK(pscan::cuda::lease_tile_state(b, 1000, 1).data != first.data);
-    CHECK(pscan::cuda::lease_tile_state(a, 1000, 2).data != first.data);
+    CHECK(pscan::cuda_common::lease_tile_state(b, 1000, 1).data != first.data);
+    CHECK(pscan::cuda_common::lease_tile_state(a, 1000, 2).data != first.data);
     // Growing replaces the buffer with a zeroed one; `first` keeps the old one alive meanwhile.
-    const auto grown = pscan::cuda::lease_tile_state(a, first.bytes * 4, 1);
+    const auto grown = pscan::cuda_common::lease_tile_state(a, first.bytes * 4, 1);
     CHECK(grown.bytes >= first.bytes * 4);
     std::vector<unsigned char> bytes(grown.bytes, 1);
-    PSCAN_CUDA_CHECK(cudaMemcpyAsync(bytes.data(), grown.data, bytes.size(), cudaMemcpyDeviceToHost, a));
+    PSCAN_CUDA_CHECK(
+        cudaMemcpyAsync(bytes.data(), grown.data, bytes.size(), cudaMemcpyDeviceToHost, a));
     PSCAN_CUDA_CHECK(cudaStreamSynchronize(a));
     CHECK(std::count(bytes.begin(), bytes.end(), 0) == static_cast<std::ptrdiff_t>(bytes.size()));
   }

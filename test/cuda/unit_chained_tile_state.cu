@@ -16,9 +16,9 @@
 namespace {
 
 using conformance::device_buffer;
-using pscan::chained::backoff;
-using pscan::chained::tile_state;
-using pscan::chained::tile_status;
+using pscan::cuda_chained_backend::backoff;
+using pscan::cuda_chained_backend::tile_state;
+using pscan::cuda_chained_backend::tile_status;
 
 using unit_support::interval;
 using unit_support::is;
@@ -61,8 +61,8 @@ __global__ void poll_all(tile_state<T> state, int count, tile_status* statuses, 
 // Block b (one warp) looks back from tile first_tile + b into prefixes[b].
 template <int K, class T>
 __global__ void lookback_each(tile_state<T> state, std::uint32_t first_tile, T* prefixes) {
-  const T prefix = pscan::chained::decoupled_lookback<K>(state, first_tile + blockIdx.x, join{},
-                                                         backoff{32, 256});
+  const T prefix = pscan::cuda_chained_backend::decoupled_lookback<K>(
+      state, first_tile + blockIdx.x, join{}, backoff{32, 256});
   if (threadIdx.x == 0) prefixes[blockIdx.x] = prefix;
 }
 
@@ -80,13 +80,13 @@ __global__ void chained_warps(tile_state<T> state, std::uint32_t tiles, T* prefi
   bool has_prefix = tile > 0;
   if constexpr (TreeLevels > 0) {
     if (threadIdx.x == 0) state.publish(tile, aggregate, tile_status::aggregate);  // node (0, tile)
-    has_prefix =
-        pscan::chained::tree_lookback<TreeLevels>(state, tile, tiles, join{}, wait, prefix);
+    has_prefix = pscan::cuda_chained_backend::tree_lookback<TreeLevels>(state, tile, tiles, join{},
+                                                                        wait, prefix);
   } else if (tile == 0) {
     if (threadIdx.x == 0) state.publish(0, aggregate, tile_status::prefix);
   } else {
     if (threadIdx.x == 0) state.publish(tile, aggregate, tile_status::aggregate);
-    prefix = pscan::chained::decoupled_lookback<4>(state, tile, join{}, wait);
+    prefix = pscan::cuda_chained_backend::decoupled_lookback<4>(state, tile, join{}, wait);
     if (threadIdx.x == 0) state.publish(tile, join{}(prefix, aggregate), tile_status::prefix);
   }
   if (threadIdx.x == 0) {
@@ -165,7 +165,8 @@ TEST_CASE_TEMPLATE("tile state: values come back with their status, only in thei
     values[i] = make_interval<T>(i, i + i % 5);
     statuses[i] = static_cast<tile_status>(i % 3);  // empty, aggregate, prefix
   }
-  const std::uint32_t epoch = pscan::cuda::max_tile_state_epoch;  // the largest tag must work
+  const std::uint32_t epoch =
+      pscan::cuda_common::max_tile_state_epoch;  // the largest tag must work
   SUBCASE("a cleared buffer is empty") {
     for (auto s : poll(buffer, 1, count).first) CHECK(s == tile_status::empty);
   }
@@ -228,7 +229,8 @@ TEST_CASE_TEMPLATE("decoupled look-back combines in index order from the nearest
 template <class T, int TreeLevels>
 void check_protocol(int tiles) {
   INFO("tiles: ", tiles, ", tree levels: ", TreeLevels);
-  const std::uint64_t entries = TreeLevels > 0 ? pscan::chained::tree_entries(tiles) : tiles;
+  const std::uint64_t entries =
+      TreeLevels > 0 ? pscan::cuda_chained_backend::tree_entries(tiles) : tiles;
   state_buffer<T> buffer(entries);
   std::vector<T> wrong(entries, make_interval<T>(0, 1));
   publish(buffer, 6, wrong, std::vector<tile_status>(entries, tile_status::prefix));
@@ -253,8 +255,8 @@ TEST_CASE_TEMPLATE("look-backs wait for unpublished tiles and ignore older epoch
                    small_interval, huge_interval) {
   // The trees the scans use (1024 tiles fill two levels; 33000 would need four, and get five)
   // and the deepest one for fewer tiles.
-  using pscan::chained::max_tree_levels;
-  using pscan::chained::tree_levels_for;
+  using pscan::cuda_chained_backend::max_tree_levels;
+  using pscan::cuda_chained_backend::tree_levels_for;
   static_assert(tree_levels_for(1024) == 2 && tree_levels_for(2000) == 3 &&
                 tree_levels_for(33000) == max_tree_levels);
   check_protocol<T, 0>(2000);

@@ -1,4 +1,4 @@
-// cuda::host_result, the zero-copy path by which both CUDA reduces return their value: many
+// cuda_common::host_result, the zero-copy path by which both CUDA reduces return their value: many
 // reduces in a row from several host threads (both policies publishing into each thread's one
 // slot), value types of 1 to 24 bytes with a non-commutative operator, one thread switching types
 // (and outgrowing its first slot), a wait longer than the stream poll, a stream that drains
@@ -152,15 +152,15 @@ std::string wrong_small_reduces(cudaStream_t stream, random_source& random) {
   const std::int64_t n = random.between(1, 20000);
   const auto host = random_maps<T>(random, n);
   device_buffer<T> device(n);
-  PSCAN_CUDA_CHECK(cudaMemcpyAsync(device.begin(), host.data(), n * sizeof(T), cudaMemcpyHostToDevice,
-                            stream));
+  PSCAN_CUDA_CHECK(
+      cudaMemcpyAsync(device.begin(), host.data(), n * sizeof(T), cudaMemcpyHostToDevice, stream));
   return wrong_reduces(stream, device, host, 0, n, random_map<T>(random));
 }
 
 // Publishes `value` once the GPU's clock has run `delay_ns` past the start, if `publish`.
 template <class T>
-__global__ void publish_after(pscan::cuda::host_result<T> result, T value, std::uint64_t delay_ns,
-                              bool publish) {
+__global__ void publish_after(pscan::cuda_common::host_result<T> result, T value,
+                              std::uint64_t delay_ns, bool publish) {
   const auto now = [] {
     std::uint64_t t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -222,13 +222,13 @@ TEST_CASE("a result published long after the launch, and a stream that drains wi
   constexpr std::uint64_t delay_ns = 3'000'000;  // many stream polls
   const map24 value = random_map<map24>(random);
   {
-    const auto result = pscan::cuda::host_result<map24>::acquire();
+    const auto result = pscan::cuda_common::host_result<map24>::acquire();
     publish_after<<<1, 1, 0, stream>>>(result, value, delay_ns, true);
     PSCAN_CUDA_CHECK(cudaGetLastError());
     CHECK(same(result.wait(stream), value));
   }
   {
-    const auto result = pscan::cuda::host_result<map24>::acquire();
+    const auto result = pscan::cuda_common::host_result<map24>::acquire();
     publish_after<<<1, 1, 0, stream>>>(result, value, delay_ns, false);
     PSCAN_CUDA_CHECK(cudaGetLastError());
     std::string error;
@@ -250,8 +250,8 @@ TEST_CASE("reduce on a stream capturing a graph throws and leaves the capture in
   constexpr std::int64_t n = 5000;
   const auto host = random_maps<map8>(random, n);
   device_buffer<map8> device(n);
-  PSCAN_CUDA_CHECK(cudaMemcpyAsync(device.begin(), host.data(), n * sizeof(map8), cudaMemcpyHostToDevice,
-                            stream));
+  PSCAN_CUDA_CHECK(cudaMemcpyAsync(device.begin(), host.data(), n * sizeof(map8),
+                                   cudaMemcpyHostToDevice, stream));
   PSCAN_CUDA_CHECK(cudaStreamSynchronize(stream));
   const auto check = [&](const char* name, const auto& policy) {
     INFO(name);

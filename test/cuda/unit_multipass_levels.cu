@@ -65,7 +65,7 @@ void check_scans_at(long long n, long long offset) {
 }
 
 // Counts the resource's allocations; memory comes from the stream-ordered allocator.
-class counting_resource : public pscan::cuda::device_resource {
+class counting_resource : public pscan::cuda_common::device_resource {
  public:
   void* allocate(std::size_t bytes, cudaStream_t stream) override {
     void* p = nullptr;
@@ -84,8 +84,9 @@ class counting_resource : public pscan::cuda::device_resource {
 }  // namespace
 
 TEST_CASE_TEMPLATE("cuda_multipass scans and reduce across recursion levels", T, span8, span16) {
-  pscan::cuda::with_build([](auto build) {
-    constexpr long long tile = pscan::multipass::tuning<T, decltype(build)::target>::tile_items;
+  pscan::cuda_common::with_build([](auto build) {
+    constexpr long long tile =
+        pscan::cuda_multipass_backend::tuning<T, decltype(build)::target>::tile_items;
     for (long long n : {1LL, 2LL, tile - 1, tile, tile + 1, 5 * tile + 3, tile * tile,
                         tile * tile + 1, tile * (tile + 1) + 1}) {
       check_scans_at<T>(n, 0);
@@ -99,7 +100,9 @@ TEST_CASE("cuda_multipass takes temporaries from the policy's resource") {
   const auto policy = pscan::cuda_multipass.on(conformance::test_stream()).with(resource);
   // Three levels' worth on any target: the tiles are the same on all of them.
   const long long n =
-      3 * pscan::multipass::tuning<span8, pscan::cuda::target::sm90>::tile_items + 5;
+      3 * pscan::cuda_multipass_backend::tuning<span8,
+                                                pscan::cuda_common::target::sm90>::tile_items +
+      5;
   auto in = conformance::device_memory::upload(inputs<span8>(n));
   device_buffer<span8> out(n);
   pscan::inclusive_scan(policy, in.begin(), in.end(), out.begin(), join{});

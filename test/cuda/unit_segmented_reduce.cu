@@ -105,8 +105,9 @@ void check_layout(random_source& random, layout l, std::int64_t merged, std::int
 // tuning of the build the device runs.
 template <class T>
 std::int64_t step_items() {
-  return pscan::cuda::with_build([](auto build) {
-    using cfg = pscan::cuda::segmented_reduce_tuning<T, std::int64_t, decltype(build)::target>;
+  return pscan::cuda_common::with_build([](auto build) {
+    using cfg =
+        pscan::cuda_common::segmented_reduce_tuning<T, std::int64_t, decltype(build)::target>;
     return std::int64_t{cfg::block_threads} * cfg::items;
   });
 }
@@ -166,7 +167,8 @@ TEST_CASE_TEMPLATE("segmented_reduce reports the first bad offset, reading nothi
   using K = conformance::int32_plus;
   const typename K::op_type op{};
   for (std::int64_t mean : {1, 40, 3000}) {
-    const std::int64_t segments = std::max<std::int64_t>(2, conformance::capped(4'000'000) / (mean + 1));
+    const std::int64_t segments =
+        std::max<std::int64_t>(2, conformance::capped(4'000'000) / (mean + 1));
     const std::vector<std::int64_t> good = random_offsets(random, segments, mean);
     auto values = Fixture::upload(conformance::make_values<K>(random, good.back()));
     auto out = Fixture::upload(std::vector<std::int32_t>(static_cast<std::size_t>(segments)));

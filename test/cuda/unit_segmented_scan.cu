@@ -145,8 +145,9 @@ TEST_CASE_TEMPLATE("segmented scans across tile edges", Fixture, CUDA_FIXTURES) 
   conformance::for_each_kind_and_size(
       conformance::all_kinds{}, {3, 40}, [&](auto kind, std::int64_t tiles) {
         using K = decltype(kind);
-        pscan::cuda::with_build([&](auto build) {
-          using cfg = pscan::chained::tuning<typename K::value_type, decltype(build)::target>;
+        pscan::cuda_common::with_build([&](auto build) {
+          using cfg =
+              pscan::cuda_chained_backend::tuning<typename K::value_type, decltype(build)::target>;
           // 3 small tiles, or 40 large ones: more than the small tiles' limit on any GPU here.
           const std::int64_t tile = tiles == 3 ? cfg::small_tile_items : cfg::tile_items;
           for (layout l : {layout::tile_edges, layout::one_segment, layout::all_heads}) {

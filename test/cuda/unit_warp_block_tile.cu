@@ -8,7 +8,7 @@
 #include <cuda_common/block/block_scan.cuh>
 #include <cuda_common/thread/thread_scan.cuh>
 #include <cuda_common/tile/tile_io.cuh>
-#include <cuda_common/tile/tile_reduce.cuh>
+#include <cuda_common/block/block_range_reduce.cuh>
 #include <cuda_common/warp/warp_scan.cuh>
 
 #include <pscan/detail/index_iterator.hpp>
@@ -20,7 +20,7 @@ namespace {
 
 using conformance::device_buffer;
 using namespace unit_support;
-namespace cu = pscan::cuda;
+namespace cu = pscan::cuda_common;
 
 template <class T>
 std::vector<T> download(const device_buffer<T>& b) {

@@ -1,4 +1,4 @@
-// pscan::nccl::communicator: the caller's NCCL communicator, wrapped, runs the same calls as one
+// pscan::nccl_communicator: the caller's NCCL communicator, wrapped, runs the same calls as one
 // pscan made, and what the constructors refuse (on every rank alike, so none is left waiting).
 
 #include "conformance/error_cases.hpp"
@@ -9,8 +9,8 @@
 
 TEST_CASE("nccl communicator: a wrapped NCCL communicator runs the scans and reduce_into") {
   using namespace distributed_test;
-  const pscan::nccl::communicator& made = *world_gpus();
-  const pscan::nccl::communicator wrapped(MPI_COMM_WORLD, made.nccl());
+  const pscan::nccl_communicator& made = *world_gpus();
+  const pscan::nccl_communicator wrapped(MPI_COMM_WORLD, made.nccl());
   CHECK(wrapped.rank() == made.rank());
   CHECK(wrapped.size() == made.size());
   CHECK(wrapped.device() == made.device());
@@ -29,14 +29,14 @@ TEST_CASE("nccl communicator: a wrapped NCCL communicator runs the scans and red
   CHECK(nccl_fixture::download(out) == expected);
   auto total = nccl_fixture::upload(std::vector<std::int32_t>{0});
   pscan::reduce_into(p, in.begin(), in.end(), total.begin(), 7);
-  CHECK(nccl_fixture::download(total) ==
-        std::vector<std::int32_t>{static_cast<std::int32_t>(7 + where.size * (where.size + 1) / 2)});
+  CHECK(nccl_fixture::download(total) == std::vector<std::int32_t>{static_cast<std::int32_t>(
+                                             7 + where.size * (where.size + 1) / 2)});
 }
 
 TEST_CASE("nccl communicator: a null NCCL communicator or MPI_COMM_NULL is refused") {
   using namespace distributed_test;
-  check_rejected([] { static_cast<void>(pscan::nccl::communicator(MPI_COMM_WORLD, nullptr)); },
-                 {"pscan::nccl::communicator", "`nccl`"});
-  check_rejected([] { static_cast<void>(pscan::nccl::communicator(MPI_COMM_NULL)); },
-                 {"pscan::nccl::communicator", "MPI_COMM_NULL"});
+  check_rejected([] { static_cast<void>(pscan::nccl_communicator(MPI_COMM_WORLD, nullptr)); },
+                 {"pscan::nccl_communicator", "`nccl`"});
+  check_rejected([] { static_cast<void>(pscan::nccl_communicator(MPI_COMM_NULL)); },
+                 {"pscan::nccl_communicator", "MPI_COMM_NULL"});
 }

@@ -12,8 +12,8 @@
 namespace distributed_test {
 
 // The communicator over MPI_COMM_WORLD's GPUs, made and released by the runner (main_nccl.cu).
-inline std::optional<pscan::nccl::communicator>& world_gpus() {
-  static std::optional<pscan::nccl::communicator> communicator;
+inline std::optional<pscan::nccl_communicator>& world_gpus() {
+  static std::optional<pscan::nccl_communicator> communicator;
   return communicator;
 }
 

@@ -1,9 +1,9 @@
 #pragma once
 // reduce and reduce_into of the CUDA policies (found by argument-dependent lookup through their
-// common base, cuda::policy_base): both run the backend's kernels::reduce, whose one result goes
-// to a sink (device_result.cuh): pinned host memory the host then waits for (reduce), or *result
-// on the device, stream-ordered (reduce_into). An empty input launches one thread that publishes
-// init.
+// common base, cuda_common::policy_base): both run the backend's kernels::reduce, whose one result
+// goes to a sink (device_result.cuh): pinned host memory the host then waits for (reduce), or
+// *result on the device, stream-ordered (reduce_into). An empty input launches one thread that
+// publishes init.
 
 #include <cuda_common/device_result.cuh>
 #include <cuda_common/policy.cuh>
@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // Reduces first[0 .. n) (n >= 0), init first, into the sink that make_sink() returns, and
 // returns the sink.
@@ -47,4 +47,4 @@ void reduce_into(const policy_base<P>& p, InIt first, InIt last, OutIt result, T
                  [result] { return device_result<OutIt>{result}; });
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

@@ -1,7 +1,7 @@
 #pragma once
 // inclusive_scan and exclusive_scan of the CUDA policies (found by argument-dependent lookup
-// through their common base, cuda::policy_base): the backend's kernels::scan for the build the
-// device runs (target.cuh).
+// through their common base, cuda_common::policy_base): the backend's kernels::scan for the build
+// the device runs (target.cuh).
 
 #include <cuda_common/policy.cuh>
 #include <cuda_common/target.cuh>
@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <iterator>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // first[0 .. n) (n > 0, a plain or a segmented input) scanned into out by P's kernels.
 template <bool Exclusive, bool HasInit, class P, class InIt, class OutIt, class Init, class Op>
@@ -39,4 +39,4 @@ void exclusive_scan(const policy_base<P>& p, InIt first, InIt last, OutIt out, T
   scan_with_kernels<true, true>(p, first, last - first, out, init, op);
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

@@ -7,10 +7,10 @@
 // range); each warp finds its part of the block's stretch by a merge-path search of the offsets
 // and walks it (tile/segmented_reduce_tile.cuh) writing the segments it closes; the block joins
 // its warps' first segments, which may have begun earlier, into its record; the last block to
-// finish finishes those segments in block order. The walks check the offsets as they arrive; bad ones go to the device's report
-// (policy_base::synchronize). The checked mode runs check_offsets_kernel first and waits.
-// The combination order depends only on the sizes and the grid, so results are the same bits
-// from run to run.
+// finish finishes those segments in block order. The walks check the offsets as they arrive; bad
+// ones go to the device's report (policy_base::synchronize). The checked mode runs
+// check_offsets_kernel first and waits. The combination order depends only on the sizes and the
+// grid, so results are the same bits from run to run.
 
 #include <cuda_common/block/block_scan.cuh>
 #include <cuda_common/check.cuh>
@@ -31,7 +31,7 @@
 #include <iterator>
 #include <type_traits>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // An odd number of items a thread (at most 31), at most `most`.
 constexpr int odd_items(int most) { return std::max(1, (std::min(31, most) - 1) | 1); }
@@ -307,4 +307,4 @@ void segmented_reduce(const policy_base<Derived>& p, InIt values, OffIt offsets_
   });
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

@@ -1,9 +1,9 @@
 #pragma once
 // The four segmented scans of the CUDA policies (found by argument-dependent lookup through
-// their common base, cuda::policy_base): each names its segments by a head source of
+// their common base, cuda_common::policy_base): each names its segments by a head source of
 // include/pscan/detail/segmented_generic.hpp and scans the segmented input
 // (tile/segmented_tile_scan.cuh: values and heads read once each, (value, head) accumulators)
-// with the lifted operator, by the backend's kernels::scan. init is cuda::no_init for the
+// with the lifted operator, by the backend's kernels::scan. init is cuda_common::no_init for the
 // inclusive scans.
 
 #include <cuda_common/algorithms/scans.cuh>
@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 template <class P, class InIt, class Heads, class OutIt, class Init, class Op>
 void scan_segments(const policy_base<P>& p, InIt values, std::int64_t n, Heads heads, OutIt out,
@@ -54,4 +54,4 @@ void exclusive_scan_by_key(const policy_base<P>& p, KeyIt keys_first, KeyIt keys
                 pscan::detail::key_heads<KeyIt, KeyEq>{keys_first, eq}, out, init, op);
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

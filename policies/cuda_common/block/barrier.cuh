@@ -7,7 +7,7 @@
 
 #include <cuda_common/utility.cuh>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 struct block_barrier {
   __device__ __forceinline__ static void sync() { __syncthreads(); }
@@ -25,4 +25,4 @@ struct named_barrier {
   }
 };
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

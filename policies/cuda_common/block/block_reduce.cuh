@@ -5,7 +5,7 @@
 #include <cuda_common/utility.cuh>
 #include <cuda_common/warp/warp_scan.cuh>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 template <class T, int BLOCK_THREADS>
 struct block_reduce {
@@ -53,4 +53,4 @@ struct block_reduce {
   }
 };
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

@@ -11,7 +11,7 @@
 #include <cuda_common/utility.cuh>
 #include <cuda_common/warp/warp_scan.cuh>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 template <class T, int BLOCK_THREADS, class Barrier = block_barrier>
 struct block_scan {
@@ -78,4 +78,4 @@ struct block_scan {
   }
 };
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

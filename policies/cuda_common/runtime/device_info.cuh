@@ -4,7 +4,7 @@
 
 #include <cuda_runtime.h>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 struct device_info {
   int sm_count = 0;
@@ -38,4 +38,4 @@ void prefer_shared_memory(const void* kernel);
 // not say what was compiled. Cached per (device, kernel, configuration).
 int max_cluster_blocks(const void* kernel, int block_threads);
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

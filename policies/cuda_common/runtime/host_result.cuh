@@ -21,7 +21,7 @@
 #include <string>
 #include <type_traits>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // The calling thread's slot: the completion word (8 bytes) at base, the value after it; the
 // memory is host-mapped, and with unified addressing base is valid on the device too.
@@ -89,4 +89,4 @@ class host_result {
   host_result_slot slot_;
 };
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

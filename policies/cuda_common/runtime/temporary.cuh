@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <type_traits>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // Implemented in libpscan (lib/memory_pool.cu). bytes == 0 gives nullptr.
 void* allocate_temporary(std::size_t bytes, cudaStream_t stream, device_resource* resource);
@@ -53,4 +53,4 @@ class temporary_buffer {
   device_resource* resource_;
 };
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <memory>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // Epochs go from 1 to max_tile_state_epoch (31 bits, so a tag (epoch, flag) fits in 32 bits).
 inline constexpr std::uint32_t max_tile_state_epoch = 0x7fffffffu;
@@ -36,4 +36,4 @@ struct tile_state_lease {
 // pscan::cuda_error.
 tile_state_lease lease_tile_state(cudaStream_t stream, std::size_t bytes, int layout);
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

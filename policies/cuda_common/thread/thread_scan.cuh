@@ -2,7 +2,7 @@
 // Thread level: sequential reduce and scans over a thread's items in registers (a fully unrolled
 // array), in order, over the first `valid` items only (a partial tile has fewer).
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // items[0] op ... op items[valid-1], for 1 <= valid <= N.
 template <int N, class T, class Op>
@@ -45,4 +45,4 @@ __device__ __forceinline__ void thread_exclusive_scan(T* items, Op op, int valid
   }
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

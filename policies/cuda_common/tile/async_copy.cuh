@@ -7,7 +7,7 @@
 
 #include <cuda_pipeline_primitives.h>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // BYTES (4, 8 or 16) bytes, both addresses aligned to BYTES.
 template <int BYTES>
@@ -27,4 +27,4 @@ __device__ __forceinline__ void commit_async_copies() { __pipeline_commit(); }
 // Waits for all of the calling thread's committed copies.
 __device__ __forceinline__ void wait_async_copies() { __pipeline_wait_prior(0); }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // merge_path_split (pscan/detail/merge_path.hpp) serves host and device alike.
 using pscan::detail::merge_path_split;
@@ -33,4 +33,4 @@ __device__ I warp_merge_path_split(const Ends& ends, I ends_count, I elements, I
   return lo;
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

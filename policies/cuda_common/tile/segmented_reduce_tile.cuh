@@ -28,7 +28,7 @@
 #include <climits>
 #include <cstdint>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // An empty stretch contributes nothing, and op never sees a made-up identity.
 using pscan::detail::join;
@@ -337,4 +337,4 @@ struct segmented_reduce_warp {
   }
 };
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

@@ -19,7 +19,7 @@
 #include <iterator>
 #include <type_traits>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // No init: the inclusive segmented scans.
 struct no_init {};
@@ -170,4 +170,4 @@ struct segmented_tile_scan {
   }
 };
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

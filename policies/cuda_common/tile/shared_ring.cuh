@@ -11,7 +11,7 @@
 
 #include <cstdint>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 template <class T, int CAPACITY>
 struct shared_ring {
@@ -97,4 +97,4 @@ struct shared_ring {
   }
 };
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // BLOCK_THREADS are the block's first threads; Barrier syncs exactly them (a named barrier when
 // the block has other warps too).
@@ -56,4 +56,4 @@ struct shared_tile_scan {
   }
 };
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <iterator>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 namespace detail {
 
@@ -100,4 +100,4 @@ __device__ __forceinline__ std::uint32_t thread_heads(
   return bits;
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

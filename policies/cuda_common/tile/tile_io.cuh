@@ -14,7 +14,7 @@
 #include <cstring>
 #include <type_traits>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // Items of T per 16-byte unit (1 when T does not divide 16: such types move one by one).
 template <class T>
@@ -315,4 +315,4 @@ struct tile_io {
   }
 };
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

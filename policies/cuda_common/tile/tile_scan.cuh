@@ -17,7 +17,7 @@
 
 #include <cstdint>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // A tile's carry-in: the combination of everything before it (init included), if anything.
 template <class A>
@@ -84,4 +84,4 @@ struct tile_scan {
   }
 };
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

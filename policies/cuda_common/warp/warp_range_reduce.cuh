@@ -8,7 +8,7 @@
 #include <cuda_common/utility.cuh>
 #include <cuda_common/warp/warp_scan.cuh>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // Every lane returns x[first] op x[first + 1] op ... op x[last]  (0 <= first <= last < 32).
 template <class T, class Op>
@@ -22,4 +22,4 @@ __device__ T warp_range_reduce(T x, int first, int last, Op op) {
   return warp_shuffle(x, first);
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <type_traits>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 namespace detail {
 
 // Applies a 32-bit shuffle to each word of x.
@@ -82,4 +82,4 @@ __device__ __forceinline__ T warp_reduce(T x, Op op, int valid_lanes) {
   return warp_shuffle(warp_inclusive_scan(x, op, valid_lanes), valid_lanes - 1);
 }
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common

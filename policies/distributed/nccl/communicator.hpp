@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace pscan::nccl {
+namespace pscan::distributed_backend::nccl {
 
 // Throws std::runtime_error for an NCCL call that failed.
 inline void check_nccl(ncclResult_t code, const char* call) {
@@ -33,7 +33,7 @@ class communicator {
   // order (collective over `comm`). Two ranks on one GPU are refused on every rank. The NCCL
   // communicator is destroyed with the last copy of this object and of the policies holding it.
   explicit communicator(MPI_Comm comm) {
-    const mpi::detail::place where = checked_place(comm);
+    const distributed_backend::detail::place where = checked_place(comm);
     const int device = current_device();
     refuse_shared_gpus(comm, where, device);
     struct {
@@ -41,7 +41,8 @@ class communicator {
       ncclUniqueId id;
     } root{};
     if (where.rank == 0) root.status = ncclGetUniqueId(&root.id);
-    mpi::detail::check_mpi(MPI_Bcast(&root, sizeof root, MPI_BYTE, 0, comm), "MPI_Bcast");
+    distributed_backend::detail::check_mpi(MPI_Bcast(&root, sizeof root, MPI_BYTE, 0, comm),
+                                           "MPI_Bcast");
     check_nccl(root.status, "ncclGetUniqueId (on rank 0)");
     ncclComm_t made = nullptr;
     check_nccl(ncclCommInitRank(&made, where.size, root.id, where.rank), "ncclCommInitRank");
@@ -51,7 +52,7 @@ class communicator {
   // `nccl`, made by the caller over the same ranks as `comm` in the same order, on the current
   // device (checked on every rank, collectively); not owned.
   communicator(MPI_Comm comm, ncclComm_t nccl) {
-    const mpi::detail::place where = checked_place(comm);
+    const distributed_backend::detail::place where = checked_place(comm);
     const int device = current_device();
     int count = -1, rank = -1, nccl_device = -1;
     bool matches = nccl != nullptr && ncclCommCount(nccl, &count) == ncclSuccess &&
@@ -59,10 +60,11 @@ class communicator {
                    ncclCommCuDevice(nccl, &nccl_device) == ncclSuccess;
     matches = matches && count == where.size && rank == where.rank && nccl_device == device;
     int mine = matches ? 1 : 0, all = 0;
-    mpi::detail::check_mpi(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+    distributed_backend::detail::check_mpi(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm),
+                                           "MPI_Allreduce");
     if (all == 0) {
       throw invalid_argument(
-          "pscan::nccl::communicator: on some rank `nccl` is null or does not match `comm` (its "
+          "pscan::nccl_communicator: on some rank `nccl` is null or does not match `comm` (its "
           "rank " + std::to_string(rank) + " of " + std::to_string(count) + " on device " +
           std::to_string(nccl_device) + " here, against rank " + std::to_string(where.rank) +
           " of " + std::to_string(where.size) + " on device " + std::to_string(device) + ")");
@@ -91,10 +93,10 @@ class communicator {
   struct state {
     MPI_Comm comm;
     ncclComm_t nccl;
-    mpi::detail::place where;
+    distributed_backend::detail::place where;
     int device;
     bool owned;
-    state(MPI_Comm c, ncclComm_t n, mpi::detail::place w, int d, bool o)
+    state(MPI_Comm c, ncclComm_t n, distributed_backend::detail::place w, int d, bool o)
         : comm(c), nccl(n), where(w), device(d), owned(o) {}
     state(const state&) = delete;
     state& operator=(const state&) = delete;
@@ -103,18 +105,18 @@ class communicator {
     }
   };
 
-  static mpi::detail::place checked_place(MPI_Comm comm) {
+  static distributed_backend::detail::place checked_place(MPI_Comm comm) {
     if (comm == MPI_COMM_NULL) {
-      throw invalid_argument("pscan::nccl::communicator: `comm` is MPI_COMM_NULL");
+      throw invalid_argument("pscan::nccl_communicator: `comm` is MPI_COMM_NULL");
     }
-    return mpi::detail::place_in(comm);
+    return distributed_backend::detail::place_in(comm);
   }
 
   static int current_device() {
     int device = -1;
     const cudaError_t status = cudaGetDevice(&device);
     if (status != cudaSuccess) {
-      throw std::runtime_error(std::string("pscan::nccl::communicator: cudaGetDevice failed: ") +
+      throw std::runtime_error(std::string("pscan::nccl_communicator: cudaGetDevice failed: ") +
                                cudaGetErrorString(status));
     }
     return device;
@@ -122,19 +124,21 @@ class communicator {
 
   // NCCL allows one rank per GPU; refused here on every rank, naming the ranks, rather than by
   // NCCL on some of them.
-  static void refuse_shared_gpus(MPI_Comm comm, const mpi::detail::place& where, int device) {
+  static void refuse_shared_gpus(MPI_Comm comm, const distributed_backend::detail::place& where,
+                                 int device) {
     cudaDeviceProp properties{};
     if (cudaGetDeviceProperties(&properties, device) != cudaSuccess) {
-      throw std::runtime_error("pscan::nccl::communicator: cudaGetDeviceProperties failed");
+      throw std::runtime_error("pscan::nccl_communicator: cudaGetDeviceProperties failed");
     }
     std::vector<cudaUUID_t> all(static_cast<std::size_t>(where.size));
-    mpi::detail::check_mpi(MPI_Allgather(&properties.uuid, sizeof(cudaUUID_t), MPI_BYTE,
-                                         all.data(), sizeof(cudaUUID_t), MPI_BYTE, comm),
-                           "MPI_Allgather");
+    distributed_backend::detail::check_mpi(
+        MPI_Allgather(&properties.uuid, sizeof(cudaUUID_t), MPI_BYTE, all.data(),
+                      sizeof(cudaUUID_t), MPI_BYTE, comm),
+        "MPI_Allgather");
     for (std::size_t a = 0; a < all.size(); ++a) {
       for (std::size_t b = a + 1; b < all.size(); ++b) {
         if (std::memcmp(&all[a], &all[b], sizeof(cudaUUID_t)) == 0) {
-          throw invalid_argument("pscan::nccl::communicator: ranks " + std::to_string(a) +
+          throw invalid_argument("pscan::nccl_communicator: ranks " + std::to_string(a) +
                                  " and " + std::to_string(b) +
                                  " are on the same GPU (NCCL needs one GPU per rank)");
         }
@@ -145,4 +149,9 @@ class communicator {
   std::shared_ptr<const state> state_;
 };
 
-}  // namespace pscan::nccl
+}  // namespace pscan::distributed_backend::nccl
+
+namespace pscan {
+// The GPUs of pscan::distributed over NCCL, one a rank (policies/distributed/nccl/).
+using nccl_communicator = distributed_backend::nccl::communicator;
+}  // namespace pscan

@@ -12,13 +12,13 @@
 
 #include <utility>
 
-namespace pscan::nccl {
+namespace pscan::distributed_backend::nccl {
 
 #define PSCAN_NCCL_OVER_MPI(name)                                         \
   template <class Local, class... A>                                      \
   auto name(const policy<Local>& p, A&&... args)                          \
-      -> decltype(mpi::name(detail::over_mpi(p), std::forward<A>(args)...)) { \
-    return mpi::name(detail::over_mpi(p), std::forward<A>(args)...);      \
+      -> decltype(distributed_backend::name(detail::over_mpi(p), std::forward<A>(args)...)) { \
+    return distributed_backend::name(detail::over_mpi(p), std::forward<A>(args)...);      \
   }
 
 PSCAN_NCCL_OVER_MPI(reduce)
@@ -30,4 +30,4 @@ PSCAN_NCCL_OVER_MPI(segmented_reduce)
 
 #undef PSCAN_NCCL_OVER_MPI
 
-}  // namespace pscan::nccl
+}  // namespace pscan::distributed_backend::nccl

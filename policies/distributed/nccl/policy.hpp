@@ -12,7 +12,7 @@
 #include <utility>
 
 namespace pscan {
-namespace nccl {
+namespace distributed_backend::nccl {
 
 // Calls with this policy are collective over the communicator's ranks, as with MPI (every rank
 // makes them in the same order, one thread at a time), and queued on the local policy's stream.
@@ -26,17 +26,18 @@ namespace detail {
 
 // The same call over MPI alone: the algorithms whose rank exchange goes through the hosts.
 template <class Local>
-mpi::policy<Local> over_mpi(const policy<Local>& p) {
+distributed_backend::policy<Local> over_mpi(const policy<Local>& p) {
   return {{}, p.comm.mpi(), p.local};
 }
 
 }  // namespace detail
-}  // namespace nccl
+}  // namespace distributed_backend::nccl
 
 // A policy running every algorithm over the ranks of `comm`, one GPU each, with `local` (a CUDA
 // policy on the communicator's device) doing each rank's part.
 template <class Local>
-nccl::policy<std::decay_t<Local>> distributed(const nccl::communicator& comm, Local&& local) {
+distributed_backend::nccl::policy<std::decay_t<Local>> distributed(const nccl_communicator& comm,
+                                                                  Local&& local) {
   static_assert(is_execution_policy_v<Local> && policy_takes_future_values_v<Local>,
                 "pscan::distributed over NCCL: `local` must be a CUDA policy such as "
                 "pscan::cuda_chained.on(stream), on the communicator's GPU");

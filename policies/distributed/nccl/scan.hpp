@@ -16,7 +16,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace pscan::nccl {
+namespace pscan::distributed_backend::nccl {
 namespace detail {
 
 // The init of a local scan from its carry-in: the value of init (a host partial<T> holding one), or
@@ -36,7 +36,7 @@ template <class T, class Local, class InIt, class OutIt, class Op, class Scan>
 OutIt scan_after_lower_ranks(const policy<Local>& p, const char* algorithm, InIt first, InIt last,
                              OutIt out, Op op, const partial<T>& init, Scan&& scan) {
   using pscan::detail::arg;
-  const mpi::detail::place where{p.comm.rank(), p.comm.size()};
+  const distributed_backend::detail::place where{p.comm.rank(), p.comm.size()};
   std::optional<records<T>> all;
   const std::vector<std::int64_t> sizes = agree(p, where, algorithm, all, [&] {
     return pscan::detail::checked_range(p.local, algorithm, arg("first", first), arg("last", last),
@@ -91,7 +91,7 @@ template <class Local, class InIt, class OutIt, class T, class Op>
 void reduce_into(const policy<Local>& p, InIt first, InIt last, OutIt result, T init, Op op) {
   constexpr const char* name = "pscan::reduce_into";
   using pscan::detail::arg;
-  const mpi::detail::place where{p.comm.rank(), p.comm.size()};
+  const distributed_backend::detail::place where{p.comm.rank(), p.comm.size()};
   std::optional<detail::records<T>> all;
   const std::vector<std::int64_t> sizes = detail::agree(p, where, name, all, [&] {
     const std::int64_t n =
@@ -109,4 +109,4 @@ void reduce_into(const policy<Local>& p, InIt first, InIt last, OutIt result, T 
                        detail::partial<T>{true, init}, op);
 }
 
-}  // namespace pscan::nccl
+}  // namespace pscan::distributed_backend::nccl

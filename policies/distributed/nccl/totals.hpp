@@ -29,10 +29,10 @@
 #include <optional>
 #include <vector>
 
-namespace pscan::nccl::detail {
+namespace pscan::distributed_backend::nccl::detail {
 
-using mpi::detail::partial;
-using mpi::detail::partial_op;
+using distributed_backend::detail::partial;
+using distributed_backend::detail::partial_op;
 
 // Output: the reduce's value into a record, marked present.
 template <class T>
@@ -86,7 +86,7 @@ class records {
 
  private:
   int size_;
-  cuda::temporary_buffer<partial<T>> buffer_;
+  cuda_common::temporary_buffer<partial<T>> buffer_;
 };
 
 // A call's agreement: every rank's size, once every rank has checked its arguments (`check` runs
@@ -94,10 +94,11 @@ class records {
 // failed allocation anywhere throws on every rank, before any GPU work is queued, so no rank is
 // left waiting in the all-gather.
 template <class T, class Local, class Check>
-std::vector<std::int64_t> agree(const policy<Local>& p, const mpi::detail::place& where,
+std::vector<std::int64_t> agree(const policy<Local>& p,
+                                const distributed_backend::detail::place& where,
                                 const char* algorithm, std::optional<records<T>>& all,
                                 Check&& check) {
-  return mpi::detail::exchange<std::int64_t>(p.comm.mpi(), where, algorithm, [&] {
+  return distributed_backend::detail::exchange<std::int64_t>(p.comm.mpi(), where, algorithm, [&] {
     p.comm.check_device(algorithm);
     const std::int64_t n = check();
     all.emplace(p);
@@ -110,10 +111,10 @@ std::vector<std::int64_t> agree(const policy<Local>& p, const mpi::detail::place
 template <class T, class Local, class InIt, class Op>
 void all_gather_totals(const policy<Local>& p, const records<T>& all, bool needed, InIt first,
                        std::int64_t n, Op op) {
-  const cudaStream_t stream = cuda::explicit_stream(p.local.stream);
+  const cudaStream_t stream = cuda_common::explicit_stream(p.local.stream);
   partial<T>* const mine = all.rank(p.comm.rank());
   if (needed && n > 0) {
-    const auto leading = mpi::detail::leading_elements_of<T>(first, n, op);
+    const auto leading = distributed_backend::detail::leading_elements_of<T>(first, n, op);
     pscan::reduce_into(p.local, first + leading.count, first + n,
                        pscan::detail::make_index_iterator(present_record<T>{mine}), leading, op);
   } else if (needed) {
@@ -130,4 +131,4 @@ void fold_records(const policy<Local>& p, const records<T>& all, int upto, OutIt
   pscan::reduce_into(p.local, all.rank(0), all.rank(upto), out, init, partial_op<Op>{op});
 }
 
-}  // namespace pscan::nccl::detail
+}  // namespace pscan::distributed_backend::nccl::detail

@@ -1,8 +1,8 @@
 #pragma once
 // Ordered reductions of contiguous ranges without a tile transpose: each warp reads its segments
 // warp-striped (coalesced 16-byte units), reduces each unit in its lane, then each row of 32
-// units across the lanes (warp_reduce), in order. The upsweep of the multi-pass scan, reduce and
-// segmented_reduce all run on block_range_reduce; both backends' reduce on its block shares.
+// units across the lanes (warp_reduce), in order. The upsweep of the multi-pass scan runs on
+// block_range_reduce, both backends' reduce on its block shares.
 
 #include <cuda_common/block/block_reduce.cuh>
 #include <cuda_common/thread/thread_scan.cuh>
@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-namespace pscan::cuda {
+namespace pscan::cuda_common {
 
 // first[0] op ... op first[valid-1] for one warp's segment (1 <= valid <= 32*ITEMS), returned
 // to every lane.
@@ -87,4 +87,4 @@ struct block_range_reduce {
   }
 };
 
-}  // namespace pscan::cuda
+}  // namespace pscan::cuda_common
