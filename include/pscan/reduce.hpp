@@ -4,6 +4,7 @@
 // device, stream-ordered and without waiting, for the CUDA policies).
 
 #include <pscan/detail/dispatch.hpp>
+#include <pscan/detail/profiling.hpp>
 #include <pscan/functional.hpp>
 
 #include <cstdint>
@@ -14,6 +15,7 @@ namespace detail {
 struct reduce_fn {
   template <class P, class InIt, class T, class Op = plus<>>
   init_value_t<T> operator()(P&& policy, InIt first, InIt last, T init, Op op = {}) const {
+    const profile_range range("pscan::reduce");
     constexpr const char* name = "pscan::reduce";
     if constexpr (!accepts_init<P, Op, T>()) {
       // A static_assert has said why; this only gives the function a return statement.
@@ -40,6 +42,7 @@ struct reduce_fn {
 struct reduce_into_fn {
   template <class P, class InIt, class OutIt, class T, class Op = plus<>>
   void operator()(P&& policy, InIt first, InIt last, OutIt result, T init, Op op = {}) const {
+    const profile_range range("pscan::reduce_into");
     constexpr const char* name = "pscan::reduce_into";
     if constexpr (!accepts_init<P, Op, T>()) {
       return;  // a static_assert has said why

@@ -4,6 +4,7 @@
 // An `init` is a value or, on the CUDA policies, a pscan::future_value.
 
 #include <pscan/detail/dispatch.hpp>
+#include <pscan/detail/profiling.hpp>
 #include <pscan/functional.hpp>
 
 #include <cstdint>
@@ -15,6 +16,7 @@ namespace detail {
 struct inclusive_scan_fn {
   template <class P, class InIt, class OutIt, class Op = plus<>>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op = {}) const {
+    const profile_range range("pscan::inclusive_scan");
     if constexpr (!accepts<P, Op, value_type_t<InIt>>()) {
       return out;  // a static_assert has said why
     } else if constexpr (is_collective_policy_v<P>) {
@@ -29,6 +31,7 @@ struct inclusive_scan_fn {
 
   template <class P, class InIt, class OutIt, class Op, class T>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op, T init) const {
+    const profile_range range("pscan::inclusive_scan");
     constexpr const char* name = "pscan::inclusive_scan";
     if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
@@ -47,6 +50,7 @@ struct inclusive_scan_fn {
 struct exclusive_scan_fn {
   template <class P, class InIt, class OutIt, class T, class Op = plus<>>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, T init, Op op = {}) const {
+    const profile_range range("pscan::exclusive_scan");
     constexpr const char* name = "pscan::exclusive_scan";
     if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why

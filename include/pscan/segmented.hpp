@@ -3,6 +3,7 @@
 // own segmented scans gets the generic path of detail/segmented_generic.hpp.
 
 #include <pscan/detail/dispatch.hpp>
+#include <pscan/detail/profiling.hpp>
 #include <pscan/detail/segmented_generic.hpp>
 #include <pscan/functional.hpp>
 
@@ -17,6 +18,7 @@ struct segmented_inclusive_scan_fn {
   template <class P, class InIt, class FlagIt, class OutIt, class Op = plus<>>
   OutIt operator()(P&& policy, InIt first, InIt last, FlagIt head_flags, OutIt out,
                    Op op = {}) const {
+    const profile_range range("pscan::segmented_inclusive_scan");
     constexpr const char* name = "pscan::segmented_inclusive_scan";
     if constexpr (!accepts<P, Op, value_type_t<InIt>>()) {
       return out;  // a static_assert has said why
@@ -41,6 +43,7 @@ struct segmented_exclusive_scan_fn {
   template <class P, class InIt, class FlagIt, class OutIt, class T, class Op = plus<>>
   OutIt operator()(P&& policy, InIt first, InIt last, FlagIt head_flags, OutIt out, T init,
                    Op op = {}) const {
+    const profile_range range("pscan::segmented_exclusive_scan");
     constexpr const char* name = "pscan::segmented_exclusive_scan";
     if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
@@ -67,6 +70,7 @@ struct inclusive_scan_by_key_fn {
             class KeyEq = equal_to<>>
   OutIt operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, InIt values, OutIt out,
                    Op op = {}, KeyEq eq = {}) const {
+    const profile_range range("pscan::inclusive_scan_by_key");
     constexpr const char* name = "pscan::inclusive_scan_by_key";
     if constexpr (!(accepts<P, Op, value_type_t<InIt>>() &&
                     accepts_keys<KeyEq, value_type_t<KeyIt>>())) {
@@ -96,6 +100,7 @@ struct exclusive_scan_by_key_fn {
             class KeyEq = equal_to<>>
   OutIt operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, InIt values, OutIt out, T init,
                    Op op = {}, KeyEq eq = {}) const {
+    const profile_range range("pscan::exclusive_scan_by_key");
     constexpr const char* name = "pscan::exclusive_scan_by_key";
     if constexpr (!(accepts_init<P, Op, T>() && accepts_keys<KeyEq, value_type_t<KeyIt>>())) {
       return out;  // a static_assert has said why
@@ -142,6 +147,7 @@ struct segmented_reduce_fn {
   template <class P, class InIt, class OffIt, class OutIt, class T, class Op = plus<>>
   OutIt operator()(P&& policy, InIt values, OffIt offsets_first, OffIt offsets_last, OutIt out,
                    T init, Op op = {}) const {
+    const profile_range range("pscan::segmented_reduce");
     constexpr const char* name = "pscan::segmented_reduce";
     if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
