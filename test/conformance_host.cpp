@@ -5,6 +5,7 @@
 #include "conformance/reduce_cases.hpp"
 #include "conformance/scan_cases.hpp"
 #include "conformance/segmented_cases.hpp"
+#include "conformance/transform_cases.hpp"
 #include "host_memory.hpp"
 
 // The fixtures of the policies the CPU backends list (test/CMakeLists.txt writes it).
@@ -13,5 +14,6 @@
 CONFORMANCE_SCAN_CASES(HOST_FIXTURES);
 CONFORMANCE_REDUCE_CASES(HOST_FIXTURES);
 CONFORMANCE_SEGMENTED_CASES(HOST_FIXTURES);
+CONFORMANCE_TRANSFORM_CASES(HOST_FIXTURES);
 CONFORMANCE_ERROR_CASES(HOST_FIXTURES);
 CONFORMANCE_LARGE_CASES(HOST_FIXTURES);

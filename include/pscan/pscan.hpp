@@ -1,7 +1,8 @@
 #pragma once
-// pscan: scan, reduce, segmented scan and segmented reduce behind one interface; the execution
-// policy picks the backend. Backend headers come from <pscan/backends.hpp>, which the build
-// generates from the enabled backends (CUDA ones only when compiled by nvcc).
+// pscan: scan, reduce, segmented scan and segmented reduce, and the transform_ forms of scan and
+// reduce, behind one interface; the execution policy picks the backend. Backend headers come from
+// <pscan/backends.hpp>, which the build generates from the enabled backends (CUDA ones only when
+// compiled by nvcc).
 
 #include <pscan/error.hpp>
 #include <pscan/functional.hpp>
@@ -10,5 +11,6 @@
 #include <pscan/reduce.hpp>
 #include <pscan/scan.hpp>
 #include <pscan/segmented.hpp>
+#include <pscan/transform.hpp>
 
 #include <pscan/backends.hpp>

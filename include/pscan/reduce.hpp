@@ -12,28 +12,47 @@
 namespace pscan {
 namespace detail {
 
+// What reduce does around its backend call `reduce(in_first, in_last)`: over a single-process
+// policy, the checks of first, last and a future_value init under `name`, and init itself for
+// n == 0 (a collective policy checks on every rank itself). `in` is first itself, or first seen
+// through a transform (transform.hpp).
+template <class P, class InIt, class T, class In, class Reduce>
+init_value_t<T> reduce_entry(const P& policy, const char* name, InIt first, InIt last,
+                             const T& init, In in, Reduce&& reduce) {
+  if constexpr (is_collective_policy_v<P>) {
+    return reduce(in, in + (last - first));
+  } else {
+    const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last));
+    check_init(policy, name, init, true);
+    // A future_value is read on the device: the backend returns it for n == 0 too.
+    if constexpr (!is_deferred_init_v<T>) {
+      if (n == 0) return init;
+    }
+    return reduce(in, in + n);
+  }
+}
+
+// A static_assert has said why a call is refused; this only gives its entry a return statement.
+template <class T>
+init_value_t<T> refused_reduce(const T& init) {
+  if constexpr (is_deferred_init_v<T>) {
+    return init_value_t<T>{};
+  } else {
+    return init;
+  }
+}
+
 struct reduce_fn {
   template <class P, class InIt, class T, class Op = plus<>>
   init_value_t<T> operator()(P&& policy, InIt first, InIt last, T init, Op op = {}) const {
     const profile_range range("pscan::reduce");
-    constexpr const char* name = "pscan::reduce";
     if constexpr (!accepts_init<P, Op, T>()) {
-      // A static_assert has said why; this only gives the function a return statement.
-      if constexpr (is_deferred_init_v<T>) {
-        return init_value_t<T>{};
-      } else {
-        return init;
-      }
-    } else if constexpr (is_collective_policy_v<P>) {
-      return adl_reduce::call(policy, first, last, init, op);
+      return refused_reduce(init);
     } else {
-      const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last));
-      check_init(policy, name, init, true);
-      // A future_value is read on the device: the backend returns it for n == 0 too.
-      if constexpr (!is_deferred_init_v<T>) {
-        if (n == 0) return init;
-      }
-      return adl_reduce::call(policy, first, last, init, op);
+      return reduce_entry(policy, "pscan::reduce", first, last, init, first,
+                          [&](InIt in, InIt in_last) {
+                            return adl_reduce::call(policy, in, in_last, init, op);
+                          });
     }
   }
 };

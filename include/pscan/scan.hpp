@@ -7,11 +7,33 @@
 #include <pscan/detail/profiling.hpp>
 #include <pscan/functional.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <iterator>
 
 namespace pscan {
 namespace detail {
+
+// What every scan entry does around its backend call `scan(in_first, in_last)`: over a
+// single-process policy, the checks of first, last, out and a future_value init under `name`, and
+// no call for n == 0 (a collective policy checks its arguments on every rank itself). `in` is
+// first itself, or first seen through a transform (transform.hpp). Returns out + n.
+template <class P, class InIt, class OutIt, class Init, class In, class Scan>
+OutIt scan_entry(const P& policy, const char* name, InIt first, InIt last, OutIt out,
+                 const Init& init, In in, Scan&& scan) {
+  if constexpr (is_collective_policy_v<P>) {
+    return scan(in, in + (last - first));
+  } else {
+    const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last),
+                                         arg("out", out));
+    check_init(policy, name, init, n > 0);
+    if (n > 0) scan(in, in + n);
+    return out + n;
+  }
+}
+
+// The init argument of scan_entry for a scan without one.
+inline constexpr std::nullptr_t no_init_argument = nullptr;
 
 struct inclusive_scan_fn {
   template <class P, class InIt, class OutIt, class Op = plus<>>
@@ -19,30 +41,24 @@ struct inclusive_scan_fn {
     const profile_range range("pscan::inclusive_scan");
     if constexpr (!accepts<P, Op, value_type_t<InIt>>()) {
       return out;  // a static_assert has said why
-    } else if constexpr (is_collective_policy_v<P>) {
-      return adl_inclusive_scan::call(policy, first, last, out, op);
     } else {
-      const std::int64_t n = checked_range(policy, "pscan::inclusive_scan", arg("first", first),
-                                           arg("last", last), arg("out", out));
-      if (n > 0) adl_inclusive_scan::call(policy, first, last, out, op);
-      return out + n;
+      return scan_entry(policy, "pscan::inclusive_scan", first, last, out, no_init_argument, first,
+                        [&](InIt in, InIt in_last) {
+                          return adl_inclusive_scan::call(policy, in, in_last, out, op);
+                        });
     }
   }
 
   template <class P, class InIt, class OutIt, class Op, class T>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op, T init) const {
     const profile_range range("pscan::inclusive_scan");
-    constexpr const char* name = "pscan::inclusive_scan";
     if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
-    } else if constexpr (is_collective_policy_v<P>) {
-      return adl_inclusive_scan::call(policy, first, last, out, op, init);
     } else {
-      const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last),
-                                           arg("out", out));
-      check_init(policy, name, init, n > 0);
-      if (n > 0) adl_inclusive_scan::call(policy, first, last, out, op, init);
-      return out + n;
+      return scan_entry(policy, "pscan::inclusive_scan", first, last, out, init, first,
+                        [&](InIt in, InIt in_last) {
+                          return adl_inclusive_scan::call(policy, in, in_last, out, op, init);
+                        });
     }
   }
 };
@@ -51,17 +67,13 @@ struct exclusive_scan_fn {
   template <class P, class InIt, class OutIt, class T, class Op = plus<>>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, T init, Op op = {}) const {
     const profile_range range("pscan::exclusive_scan");
-    constexpr const char* name = "pscan::exclusive_scan";
     if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
-    } else if constexpr (is_collective_policy_v<P>) {
-      return adl_exclusive_scan::call(policy, first, last, out, init, op);
     } else {
-      const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last),
-                                           arg("out", out));
-      check_init(policy, name, init, n > 0);
-      if (n > 0) adl_exclusive_scan::call(policy, first, last, out, init, op);
-      return out + n;
+      return scan_entry(policy, "pscan::exclusive_scan", first, last, out, init, first,
+                        [&](InIt in, InIt in_last) {
+                          return adl_exclusive_scan::call(policy, in, in_last, out, init, op);
+                        });
     }
   }
 };

@@ -164,6 +164,17 @@ struct tainted_sum {
   static value_type init() { return {7, true}; }
 };
 
+// The transform of every value kind (transform_ algorithms): x op x, a value of the kind derived
+// from one input element only (for a non-commutative op, a composition of x with itself).
+template <class Op>
+struct self_combined {
+  Op op;
+  template <class T>
+  CONFORMANCE_HD T operator()(const T& x) const {
+    return op(x, x);
+  }
+};
+
 template <class... Kinds>
 struct kind_list {};
 

@@ -7,6 +7,7 @@
 #include "conformance/reduce_cases.hpp"
 #include "conformance/scan_cases.hpp"
 #include "conformance/segmented_cases.hpp"
+#include "conformance/transform_cases.hpp"
 #include "host_memory.hpp"
 
 namespace conformance {
@@ -31,5 +32,6 @@ TYPE_TO_STRING_AS("distributed_omp", conformance::distributed_omp_fixture);
 CONFORMANCE_SCAN_CASES(SELF_FIXTURES);
 CONFORMANCE_REDUCE_CASES(SELF_FIXTURES);
 CONFORMANCE_SEGMENTED_CASES(SELF_FIXTURES);
+CONFORMANCE_TRANSFORM_CASES(SELF_FIXTURES);
 CONFORMANCE_ERROR_CASES(SELF_FIXTURES);
 CONFORMANCE_LARGE_CASES(SELF_FIXTURES);

@@ -1,7 +1,7 @@
 #pragma once
 // Distributed: inclusive_scan (with and without init), exclusive_scan, scan, reduce and
-// reduce_into over every split of the data over the ranks and every value kind, in place, and the
-// accumulator type across ranks. Instantiate with DISTRIBUTED_SCAN_CASES(fixtures...).
+// reduce_into, and their transform_ forms, over every split of the data over the ranks and every
+// value kind, in place, and the accumulator type across ranks. Instantiate with DISTRIBUTED_SCAN_CASES(fixtures...).
 
 #include "support.hpp"
 
@@ -98,6 +98,42 @@ TEST_CASE_TEMPLATE_DEFINE("distributed reduce_into", F, distributed_reduce_into_
   });
 }
 
+// The transform_ algorithms, with each kind's own transform (x op x).
+TEST_CASE_TEMPLATE_DEFINE("distributed transform scans", F, distributed_transform_scans_case) {
+  using namespace distributed_test;
+  DISTRIBUTED_SEEDED_RANDOM(random);
+  check_scan<F>(random, [](const auto& p, auto first, auto last, auto out, auto op, auto) {
+    return pscan::transform_inclusive_scan(p, first, last, out, op,
+                                           conformance::self_combined<decltype(op)>{op});
+  });
+  check_scan<F>(random, [](const auto& p, auto first, auto last, auto out, auto op, auto init) {
+    return pscan::transform_inclusive_scan(p, first, last, out, op,
+                                           conformance::self_combined<decltype(op)>{op}, init);
+  });
+  check_scan<F>(random, [](const auto& p, auto first, auto last, auto out, auto op, auto init) {
+    return pscan::transform_exclusive_scan(p, first, last, out, init, op,
+                                           conformance::self_combined<decltype(op)>{op});
+  });
+}
+
+TEST_CASE_TEMPLATE_DEFINE("distributed transform_reduce", F, distributed_transform_reduce_case) {
+  using namespace distributed_test;
+  DISTRIBUTED_SEEDED_RANDOM(random);
+  for_each_kind_and_split(kinds_of_t<F>{}, [&](auto kind, std::int64_t n) {
+    using K = decltype(kind);
+    const typename K::op_type op{};
+    const conformance::self_combined<typename K::op_type> f{op};
+    const auto input = make_values<K>(random, n);
+    const auto all = gather(input);
+    auto in = F::upload(input);
+    const auto total =
+        pscan::transform_reduce(distributed_policy<F>(), in.begin(), in.end(), K::init(), op, f);
+    check_equal(std::vector{pscan::transform_reduce(pscan::seq, all.global.begin(),
+                                                    all.global.end(), K::init(), op, f)},
+                std::vector{total});
+  });
+}
+
 TEST_CASE_TEMPLATE_DEFINE("distributed scans in place", F, distributed_scans_in_place_case) {
   using namespace distributed_test;
   DISTRIBUTED_SEEDED_RANDOM(random);
@@ -160,4 +196,6 @@ TEST_CASE_TEMPLATE_DEFINE("distributed scan accumulator types", F, distributed_a
   TEST_CASE_TEMPLATE_INVOKE(distributed_reduce_case, __VA_ARGS__);              \
   TEST_CASE_TEMPLATE_INVOKE(distributed_reduce_into_case, __VA_ARGS__);         \
   TEST_CASE_TEMPLATE_INVOKE(distributed_scans_in_place_case, __VA_ARGS__);      \
-  TEST_CASE_TEMPLATE_INVOKE(distributed_accumulator_case, __VA_ARGS__)
+  TEST_CASE_TEMPLATE_INVOKE(distributed_accumulator_case, __VA_ARGS__);         \
+  TEST_CASE_TEMPLATE_INVOKE(distributed_transform_scans_case, __VA_ARGS__);     \
+  TEST_CASE_TEMPLATE_INVOKE(distributed_transform_reduce_case, __VA_ARGS__)
