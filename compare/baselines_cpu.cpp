@@ -34,13 +34,12 @@ struct typed {
 // Builds an implementation from `body(type_tag<T>, algorithm, cell_buffers)` run per call.
 template <class Body>
 implementation cpu_implementation(const char* name, const char* library,
-                                  std::function<std::string(algorithm, element)> unsupported,
-                                  Body body) {
+                                  std::vector<algorithm> algorithms, Body body) {
   implementation impl;
   impl.name = name;
   impl.library = library;
   impl.where = target::cpu;
-  impl.unsupported = std::move(unsupported);
+  impl.algorithms = std::move(algorithms);
   impl.prepare = [body](const cell& c, const cell_buffers& b) {
     return with_element(c.type, [&](auto tag) {
       return prepared_run{[body, tag, a = c.algo, b] { body(tag, a, b); }};
@@ -51,12 +50,7 @@ implementation cpu_implementation(const char* name, const char* library,
 
 // <numeric>'s algorithms with an optional execution policy in front.
 template <class... Policy>
-implementation numeric_implementation(const char* name, const char* library, Policy... policy) {
-  auto unsupported = [library](algorithm a, element e) -> std::string {
-    if (is_segmented(a)) return no_such_algorithm(library, a);
-    if (is_reduction(a) && e == element::affine) return needs_commutative("std::reduce");
-    return "";
-  };
+implementation numeric_implementation(const char* name, Policy... policy) {
   auto body = [policy...](auto tag, algorithm a, const cell_buffers& b) {
     using T = typename decltype(tag)::type;
     const typed<T> d(b);
@@ -68,18 +62,18 @@ implementation numeric_implementation(const char* name, const char* library, Pol
     if (is_reduction(a))
       *d.out = std::reduce(policy..., d.in, d.in + d.n, identity_value<T>(), op);
   };
-  return cpu_implementation(name, library, unsupported, body);
+  implementation impl =
+      cpu_implementation(name, "std", {algorithm::inclusive_scan, algorithm::exclusive_scan,
+                                       algorithm::reduce, algorithm::reduce_into},
+                         body);
+  impl.unsupported = [](algorithm a, element e) {
+    return is_reduction(a) && e == element::affine ? needs_commutative("std::reduce") : "";
+  };
+  return impl;
 }
 
 #if PSCAN_COMPARE_HAS_GNU_PARALLEL
 implementation gnu_parallel() {
-  auto unsupported = [](algorithm a, element e) -> std::string {
-    if (a == algorithm::inclusive_scan) return "";
-    if (is_reduction(a)) {
-      return e == element::affine ? needs_commutative("__gnu_parallel::accumulate") : "";
-    }
-    return no_such_algorithm("GNU parallel mode", a);
-  };
   auto body = [](auto tag, algorithm a, const cell_buffers& b) {
     using T = typename decltype(tag)::type;
     const typed<T> d(b);
@@ -89,7 +83,14 @@ implementation gnu_parallel() {
       *d.out = __gnu_parallel::accumulate(d.in, d.in + d.n, identity_value<T>(), op_t<T>{});
     }
   };
-  return cpu_implementation("gnu_parallel", "gnu", unsupported, body);
+  implementation impl = cpu_implementation(
+      "gnu_parallel", "gnu", {algorithm::inclusive_scan, algorithm::reduce, algorithm::reduce_into},
+      body);
+  impl.unsupported = [](algorithm a, element e) {
+    return is_reduction(a) && e == element::affine ? needs_commutative("__gnu_parallel::accumulate")
+                                                   : "";
+  };
+  return impl;
 }
 #endif
 
@@ -116,23 +117,17 @@ implementation cpu_copy() {
     std::memcpy(dst, src, static_cast<std::size_t>(bytes));
 #endif
   };
-  implementation impl = cpu_implementation(
-      "copy", "copy", [](algorithm, element) { return std::string(); }, body);
-  impl.is_copy = true;
-  return impl;
+  return cpu_implementation("copy", "copy", {}, body);
 }
 
-}  // namespace
-
-void add_std_baselines(std::vector<implementation>& out) {
-  out.push_back(numeric_implementation("std", "std"));
+const built_in std_entry([] { return numeric_implementation("std"); });
 #if PSCAN_COMPARE_WITH_STD_PAR
-  out.push_back(numeric_implementation("std_par", "std", std::execution::par));
+const built_in std_par_entry([] { return numeric_implementation("std_par", std::execution::par); });
 #endif
 #if PSCAN_COMPARE_HAS_GNU_PARALLEL
-  out.push_back(gnu_parallel());
+const built_in gnu_parallel_entry(gnu_parallel);
 #endif
-  out.push_back(cpu_copy());
-}
+const built_in copy_entry(cpu_copy);
 
+}  // namespace
 }  // namespace compare

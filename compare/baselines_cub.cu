@@ -31,12 +31,6 @@ std::string cub_unsupported(algorithm a, element e) {
   return "";
 }
 
-// cub_host exists only to charge CUB's reduce the same hand-off pscan::reduce pays.
-std::string cub_host_unsupported(algorithm a, element e) {
-  if (a != algorithm::reduce) return "only reduce returns its result to the host";
-  return cub_unsupported(a, e);
-}
-
 // One CUB call; with temp == nullptr it only sets temp_bytes (CUB's two-phase protocol).
 // Arithmetic types use the *Sum entry points, the affine type the generic ones.
 template <class T>
@@ -92,8 +86,9 @@ cudaError_t cub_call(void* temp, std::size_t& temp_bytes, algorithm a, const cel
         return cub::DeviceSegmentedReduce::Sum(temp, temp_bytes, in, out, b.segments, b.offsets,
                                                b.offsets + 1, s);
       }
+    default:  // not among its algorithms
+      return cudaErrorInvalidValue;
   }
-  return cudaErrorInvalidValue;
 }
 
 std::shared_ptr<void> device_allocation(std::size_t bytes) {
@@ -116,13 +111,23 @@ void copy_to_host(void* host, const void* device, std::size_t bytes, void* strea
 }
 
 // A CUB baseline; with to_host, each run also copies out[0] to the host (validation still reads
-// out on the device, like plain cub's).
+// out on the device, like plain cub's). cub_host exists only to charge CUB's reduce the same
+// hand-off pscan::reduce pays.
 implementation cub_implementation(const char* name, bool to_host) {
   implementation impl;
   impl.name = name;
   impl.library = "cub";
   impl.where = target::gpu;
-  impl.unsupported = to_host ? cub_host_unsupported : cub_unsupported;
+  impl.algorithms = {algorithm::inclusive_scan,
+                     algorithm::exclusive_scan,
+                     algorithm::reduce,
+                     algorithm::reduce_into,
+                     algorithm::segmented_inclusive_scan,
+                     algorithm::inclusive_scan_by_key,
+                     algorithm::exclusive_scan_by_key,
+                     algorithm::segmented_reduce};
+  if (to_host) impl.algorithms = {algorithm::reduce};
+  impl.unsupported = cub_unsupported;
   impl.prepare = [to_host](const cell& c, const cell_buffers& b) {
     return with_element(c.type, [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -146,8 +151,6 @@ implementation gpu_copy() {
   impl.name = "copy";
   impl.library = "copy";
   impl.where = target::gpu;
-  impl.is_copy = true;
-  impl.unsupported = [](algorithm, element) { return std::string(); };
   impl.prepare = [](const cell& c, const cell_buffers& b) {
     const std::size_t bytes = static_cast<std::size_t>(b.n) * size_of(c.type);
     return prepared_run{[b, bytes] {
@@ -158,23 +161,19 @@ implementation gpu_copy() {
   return impl;
 }
 
-// The least any segmented_reduce moves: the n values read once, by cub::DeviceReduce::Sum into
-// out[0] (the harness prepares it with a reduce cell). Reported in segmented_reduce cells beside
-// the copy; like the copy, never validated.
+// The least any algorithm with one output per segment moves: the n values read once, by
+// cub::DeviceReduce::Sum into out[0] (the harness prepares it with a reduce cell). Reported in
+// those cells beside the copy; like the copy, never validated.
 implementation gpu_reduce_floor() {
   implementation impl = cub_implementation("reduce_floor", false);
-  impl.is_floor = true;
-  impl.unsupported = [](algorithm, element e) { return cub_unsupported(algorithm::reduce, e); };
+  impl.algorithms = {algorithm::reduce};
   return impl;
 }
 
+const built_in cub_entry([] { return cub_implementation("cub", false); });
+const built_in cub_host_entry([] { return cub_implementation("cub_host", true); });
+const built_in copy_entry(gpu_copy);
+const built_in reduce_floor_entry(gpu_reduce_floor);
+
 }  // namespace
-
-void add_cub(std::vector<implementation>& out) {
-  out.push_back(cub_implementation("cub", false));
-  out.push_back(cub_implementation("cub_host", true));
-  out.push_back(gpu_copy());
-  out.push_back(gpu_reduce_floor());
-}
-
 }  // namespace compare

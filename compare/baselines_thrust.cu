@@ -95,23 +95,29 @@ void thrust_call(thrust_state& st, algorithm a, const cell_buffers& b) {
       thrust::exclusive_scan_by_key(policy, b.keys, b.keys + b.n, in, out, identity_value<T>(),
                                     thrust::equal_to<key_type>{}, op);
       return;
-    case algorithm::reduce_into:  // ruled out by thrust_unsupported
-      return;
     case algorithm::segmented_reduce:  // by the keys of the same segments (none of them empty)
       thrust::reduce_by_key(policy, b.keys, b.keys + b.n, in,
                             static_cast<key_type*>(st.keys_out.get()), out,
                             thrust::equal_to<key_type>{}, op);
       return;
+    default:  // reduce_into (ruled out by thrust_unsupported), or not among its algorithms
+      return;
   }
 }
 
-}  // namespace
-
-void add_thrust_cuda(std::vector<implementation>& out) {
+implementation thrust_cuda() {
   implementation impl;
   impl.name = "thrust";
   impl.library = "thrust";
   impl.where = target::gpu;
+  impl.algorithms = {algorithm::inclusive_scan,
+                     algorithm::exclusive_scan,
+                     algorithm::reduce,
+                     algorithm::reduce_into,
+                     algorithm::segmented_inclusive_scan,
+                     algorithm::inclusive_scan_by_key,
+                     algorithm::exclusive_scan_by_key,
+                     algorithm::segmented_reduce};
   impl.unsupported = thrust_unsupported;
   impl.unsupported_segments = [](algorithm a, const segment_lengths& s) {
     return no_empty_segments("thrust::reduce_by_key", a, s);
@@ -127,10 +133,13 @@ void add_thrust_cuda(std::vector<implementation>& out) {
         st->keys_out = std::shared_ptr<void>(keys, [](void* p) { cudaFree(p); });
       }
       return prepared_run{[st, a = c.algo, b] { thrust_call<T>(*st, a, b); },
-                          c.algo == algorithm::reduce};
+                          describe(c.algo).returns_value};
     });
   };
-  out.push_back(std::move(impl));
+  return impl;
 }
 
+const built_in thrust_entry(thrust_cuda);
+
+}  // namespace
 }  // namespace compare

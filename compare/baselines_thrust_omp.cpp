@@ -23,9 +23,7 @@ std::string cccl_version_of_thrust_omp() {
 namespace {
 
 std::string thrust_omp_unsupported(algorithm a, element e) {
-  if (a == algorithm::segmented_inclusive_scan) return no_such_algorithm("Thrust", a);
-  if (is_reduction(a) && e == element::affine) return needs_commutative("thrust::reduce");
-  return "";
+  return is_reduction(a) && e == element::affine ? needs_commutative("thrust::reduce") : "";
 }
 
 template <class T>
@@ -56,18 +54,20 @@ void run_thrust_omp(algorithm a, const cell_buffers& b, std::vector<key_type>& k
       thrust::reduce_by_key(thrust::omp::par, b.keys, b.keys + b.n, in, keys_out.data(), out,
                             thrust::equal_to<key_type>{}, op);
       return;
-    case algorithm::segmented_inclusive_scan:
+    default:  // not among its algorithms
       return;
   }
 }
 
-}  // namespace
-
-void add_thrust_omp(std::vector<implementation>& out) {
+implementation thrust_omp() {
   implementation impl;
   impl.name = "thrust_omp";
   impl.library = "thrust";
   impl.where = target::cpu;
+  impl.algorithms = {algorithm::inclusive_scan,        algorithm::exclusive_scan,
+                     algorithm::reduce,                algorithm::reduce_into,
+                     algorithm::inclusive_scan_by_key, algorithm::exclusive_scan_by_key,
+                     algorithm::segmented_reduce};
   impl.unsupported = thrust_omp_unsupported;
   impl.unsupported_segments = [](algorithm a, const segment_lengths& s) {
     return no_empty_segments("thrust::reduce_by_key", a, s);
@@ -80,7 +80,10 @@ void add_thrust_omp(std::vector<implementation>& out) {
       return prepared_run{[a = c.algo, b, keys_out] { run_thrust_omp<T>(a, b, *keys_out); }};
     });
   };
-  out.push_back(std::move(impl));
+  return impl;
 }
 
+const built_in thrust_omp_entry(thrust_omp);
+
+}  // namespace
 }  // namespace compare

@@ -16,7 +16,7 @@ if(count EQUAL 0)
   message(FATAL_ERROR "no planted_bug rows in ${CSV}\n${out}\n${err}")
 endif()
 foreach(row IN LISTS rows)
-  # implementation,library,status,runs,median_ms,min_ms,max_ms: FAILED with no timing
+  # implementation,library,status,runs,median_ms,min_ms,max_ms,spread: FAILED with no timing
   if(NOT row MATCHES ",planted_bug,test,FAILED,,,,,")
     message(FATAL_ERROR "planted bug not reported as FAILED and untimed:\n${row}")
   endif()

@@ -1,7 +1,7 @@
 // The command line on CLI11: presets first, then the filters.
 
-#include "implementation.hpp"
 #include "options.hpp"
+#include "registry.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -40,15 +40,33 @@ std::string joined(const std::vector<std::string>& names) {
   return s;
 }
 
-template <class Axis, std::size_t N>
+std::vector<std::string> algorithm_names() {
+  std::vector<std::string> names;
+  for (const algorithm_descriptor& d : algorithm_table) names.emplace_back(d.name);
+  return names;
+}
+
+std::vector<std::string> implementation_names(bool plant_bug) {
+  std::vector<std::string> names;
+  for (const registration& r : registrations()) {
+    if (r.part != role::planted || plant_bug) names.emplace_back(r.name);
+  }
+  return names;
+}
+
+std::vector<std::string> element_names() {
+  std::vector<std::string> names;
+  for (element e : all_elements) names.emplace_back(name_of(e));
+  return names;
+}
+
+template <class Axis>
 std::vector<Axis> parse_axis(const std::string& flag, const std::string& text,
-                             const Axis (&all)[N]) {
+                             const std::vector<std::string>& names) {
   std::vector<Axis> values;
   for (const auto& word : split(text, ',')) {
     Axis v{};
     if (!parse(word, v)) {
-      std::vector<std::string> names;
-      for (Axis a : all) names.push_back(name_of(a));
       throw usage_error(flag + ": unknown value '" + word + "' (valid: " + joined(names) + ")");
     }
     values.push_back(v);
@@ -98,6 +116,36 @@ std::int64_t count_in(const std::string& flag, const std::string& text, std::int
   if (!n) throw usage_error(flag + ": '" + text + "' is not a size (write 1024, 2^20 or 16M)");
   if (*n < low || *n > high) throw usage_error(flag + ": '" + text + "' is out of range");
   return *n;
+}
+
+// --runs N is both bounds; one bound given alone moves the other's default out of its way.
+void set_run_counts(timing_plan& plan, const std::string& runs, const std::string& min_runs,
+                    const std::string& max_runs) {
+  constexpr std::int64_t most = 1000000;
+  if (!runs.empty() && (!min_runs.empty() || !max_runs.empty())) {
+    throw usage_error("--runs sets both --min-runs and --max-runs: give either");
+  }
+  if (!runs.empty()) {
+    plan.min_runs = plan.max_runs = static_cast<int>(count_in("--runs", runs, 1, most));
+    return;
+  }
+  if (!min_runs.empty()) {
+    plan.min_runs = static_cast<int>(count_in("--min-runs", min_runs, 1, most));
+  }
+  if (!max_runs.empty()) {
+    plan.max_runs = static_cast<int>(count_in("--max-runs", max_runs, 1, most));
+  }
+  if (max_runs.empty()) plan.max_runs = std::max(plan.max_runs, plan.min_runs);
+  if (min_runs.empty()) plan.min_runs = std::min(plan.min_runs, plan.max_runs);
+  if (plan.min_runs > plan.max_runs) {
+    throw usage_error("--min-runs " + min_runs + " is above --max-runs " + max_runs);
+  }
+}
+
+std::string number_text(double v) {
+  std::ostringstream text;
+  text << v;
+  return text.str();
 }
 
 // "2^20,2^28", "1024:2^30:x4".
@@ -154,9 +202,11 @@ std::vector<segment_lengths> parse_segments(const std::string& flag, const std::
 }
 
 std::vector<group> preset_groups(const std::string& preset) {
-  const std::vector<algorithm> algos(std::begin(all_algorithms), std::end(all_algorithms));
-  std::vector<algorithm> host_algos = algos;  // on the host, reduce_into is reduce
-  host_algos.erase(std::find(host_algos.begin(), host_algos.end(), algorithm::reduce_into));
+  const std::vector<algorithm> algos = every_algorithm();
+  std::vector<algorithm> host_algos;
+  for (algorithm a : algos) {
+    if (describe(a).on_cpu) host_algos.push_back(a);
+  }
   const std::vector<element> types(std::begin(all_elements), std::end(all_elements));
   const std::int64_t k = 1024;
   if (preset == "default") {
@@ -199,10 +249,7 @@ struct filters {
 };
 
 void check_implementation_names(const std::vector<std::string>& impls, bool plant_bug) {
-  std::vector<std::string> valid;
-  for (const auto& name : known_implementation_names()) {
-    if (name != "planted_bug" || plant_bug) valid.push_back(name);
-  }
+  const std::vector<std::string> valid = implementation_names(plant_bug);
   for (const auto& name : impls) {
     if (std::find(valid.begin(), valid.end(), name) == valid.end()) {
       throw usage_error("--impl: unknown implementation '" + name + "' (valid: " + joined(valid) +
@@ -213,10 +260,11 @@ void check_implementation_names(const std::vector<std::string>& impls, bool plan
 
 // --impl naming GPU implementations and nothing CPU-only: a missing GPU is then an error.
 bool asks_for_gpu(const std::vector<std::string>& impls) {
-  return std::any_of(impls.begin(), impls.end(), is_gpu_only_implementation) &&
-         std::all_of(impls.begin(), impls.end(), [](const std::string& n) {
-           return is_gpu_only_implementation(n) || n == "copy";
-         });
+  auto on = [](sides where) {
+    return [where](const std::string& name) { return find_registration(name)->where == where; };
+  };
+  return std::any_of(impls.begin(), impls.end(), on(sides::gpu)) &&
+         std::none_of(impls.begin(), impls.end(), on(sides::cpu));
 }
 
 // The preset's groups with the filters applied; groups left with nothing are dropped.
@@ -239,7 +287,27 @@ std::vector<group> select_groups(const options& o, const filters& f) {
   return groups;
 }
 
-const char* footer = R"(
+// Two columns, one entry a line: the name, then its description.
+std::string table(const std::vector<std::pair<std::string, std::string>>& rows) {
+  std::size_t width = 0;
+  for (const auto& row : rows) width = std::max(width, row.first.size());
+  std::string text;
+  for (const auto& [name, about] : rows)
+    text += "\n  " + name + std::string(width + 2 - name.size(), ' ') + about;
+  return text;
+}
+
+const char* target_names(sides where) {
+  return where == sides::cpu ? "cpu  " : where == sides::gpu ? "  gpu" : "both ";
+}
+
+std::string footer() {
+  std::vector<std::pair<std::string, std::string>> algorithms, implementations;
+  for (const algorithm_descriptor& d : algorithm_table) algorithms.emplace_back(d.name, d.summary);
+  for (const registration& r : registrations()) {
+    implementations.emplace_back(r.name, std::string(target_names(r.where)) + "  " + r.summary);
+  }
+  return R"(
 Sizes: 1024, 2^20, 16M, lists (2^20,2^28) and ranges FIRST:LAST[:xK] (1024:2^30:x4).
 Segments: a mean M draws lengths uniform in [1, 2M-1] (so 1: every segment one element); one: a
   single segment of all n; log: log-uniform lengths in [1, 2^24); gaps: every other segment
@@ -248,13 +316,16 @@ Presets: default (GPU 2^10..2^30 x4, CPU 2^10..2^26 x16, every type; segments
   1,8,100,1000,2^16,2^20,one,log,gaps), quick (i32, f64, affine; GPU 2^10..2^28 x16, CPU
   2^12..2^24 x16; segments 8,1000,one), papers (Harris' and LightScan's sizes and types).
   Sizes that do not fit in free memory are skipped with a note.
-Implementations: seq, omp, std, std_par, gnu_parallel, thrust_omp, copy, cuda_multipass,
-  cuda_chained, cuda_chained_det (.deterministic()), cub, cub_host (reduce only: cub and the
-  copy of its result to the host), thrust, reduce_floor (segmented_reduce cells: CUB's reduce of
-  the same n values, the least any segmented reduce moves). --list prints those built in.
+Runs: after the warm-ups, --min-runs timed runs, then more until the spread (median absolute
+  deviation / median) is at most --max-spread, or --max-runs; a cell also stops once its runs
+  took --budget seconds, after at least 3. Every row reports its runs and spread.
+Algorithms:)" + table(algorithms) +
+         "\nImplementations (target, then what it is; --list prints those built in):" +
+         table(implementations) + R"(
 Files: ./pscan-results/results.{csv,json,md} unless --out, --csv, --json or --md is given;
   rows are written as cells finish. Plots: scripts/plot_results.py DIR/results.json.
 Exit status: 0 all cells valid, 1 a cell failed or errored, 2 bad command line or nothing to run.)";
+}
 
 }  // namespace
 
@@ -270,27 +341,43 @@ std::optional<options> parse_options(int argc, char** argv) {
   options o;
   o.progress = isatty(STDERR_FILENO) != 0;
   for (int i = 0; i < argc; ++i) o.command_line.push_back(argv[i]);
-  std::string algos, types, sizes, segments, impls, runs, warmup, seq_max;
+  std::string algos, types, sizes, segments, impls, runs, min_runs, max_runs, warmup, seq_max;
+  const timing_plan defaults;
   CLI::App app("pscan-compare: every pscan policy against CUB, Thrust and the standard library.",
                "pscan-compare");
   app.get_formatter()->column_width(26);
-  app.footer(footer);
+  app.footer(footer());
   app.set_version_flag("--version", "pscan-compare " + version_text(), "Print the version");
-  app.add_option("--algo", algos, "Algorithms (default: all; --list names them)")
-      ->type_name("LIST");
+  app.add_option("--algo", algos, "Algorithms (default: all; listed below)")->type_name("LIST");
   app.add_option("--type", types, "i32, i64, f32, f64, affine (default: the preset's)")
       ->type_name("LIST");
   app.add_option("--sizes", sizes, "Element counts (default: the preset's)")->type_name("LIST");
   app.add_option("--segments", segments,
                  "Segment lengths: means, one, log, gaps (default: the preset's)")
       ->type_name("LIST");
-  app.add_option("--impl", impls, "Implementations (default: all built in)")->type_name("LIST");
+  app.add_option("--impl", impls, "Implementations (default: all built in; listed below)")
+      ->type_name("LIST");
   app.add_flag("--cpu-only", o.cpu_only, "The CPU part only");
   app.add_flag("--gpu-only", o.gpu_only, "The GPU part only");
-  app.add_option("--runs", runs, "Timed runs per cell (default 10)")->type_name("N");
-  app.add_option("--warmup", warmup, "Untimed runs before them (default 2)")->type_name("N");
+  app.add_option("--runs", runs, "Exactly N timed runs per cell (no spread rule)")
+      ->type_name("N");
+  app.add_option("--min-runs", min_runs,
+                 "Timed runs before the spread is judged (default " +
+                     std::to_string(defaults.min_runs) + ")")
+      ->type_name("N");
+  app.add_option("--max-runs", max_runs,
+                 "Timed runs at most (default " + std::to_string(defaults.max_runs) + ")")
+      ->type_name("N");
+  app.add_option("--max-spread", o.plan.max_spread,
+                 "Stop once MAD / median <= F (default " + number_text(defaults.max_spread) + ")")
+      ->check(CLI::Range(0.0, 1.0))
+      ->type_name("F");
+  app.add_option("--warmup", warmup,
+                 "Untimed runs before them (default " + std::to_string(defaults.warmup) + ")")
+      ->type_name("N");
   app.add_option("--budget", o.plan.budget_s,
-                 "Seconds per cell and implementation; runs cut to >= 3 (default 1)")
+                 "Seconds per cell and implementation; stops it after >= 3 runs (default " +
+                     number_text(defaults.budget_s) + ")")
       ->check(CLI::PositiveNumber)
       ->type_name("S");
   app.add_option("--seq-max", seq_max, "Largest size at which seq is timed (default 2^20)")
@@ -319,13 +406,13 @@ std::optional<options> parse_options(int argc, char** argv) {
 
   if (o.cpu_only && o.gpu_only) throw usage_error("--cpu-only and --gpu-only exclude each other");
   filters f;
-  if (!algos.empty()) f.algos = parse_axis("--algo", algos, all_algorithms);
-  if (!types.empty()) f.types = parse_axis("--type", types, all_elements);
+  if (!algos.empty()) f.algos = parse_axis<algorithm>("--algo", algos, algorithm_names());
+  if (!types.empty()) f.types = parse_axis<element>("--type", types, element_names());
   if (!sizes.empty()) f.sizes = parse_sizes("--sizes", sizes);
   o.segments =
       parse_segments("--segments", segments.empty() ? preset_segments(o.preset) : segments);
   f.impls = split(impls, ',');
-  if (!runs.empty()) o.plan.runs = static_cast<int>(count_in("--runs", runs, 1, 1000000));
+  set_run_counts(o.plan, runs, min_runs, max_runs);
   if (!warmup.empty()) o.plan.warmup = static_cast<int>(count_in("--warmup", warmup, 0, 1000000));
   if (!seq_max.empty()) o.seq_max = count_in("--seq-max", seq_max, 0, std::int64_t{1} << 62);
   check_implementation_names(f.impls, o.plant_bug);

@@ -102,21 +102,12 @@ void poison_host(void* p, std::int64_t bytes) {
 
 namespace {
 
-// One cell's segment data on the device: flags, keys, or keys, offsets and Thrust's key output.
+// One cell's segment data on the device: its description and, where keys are given as well, the
+// keys and reduce_by_key's key output (one per segment).
 std::int64_t device_segment_bytes(algorithm a, std::int64_t n, std::int64_t segments) {
   const auto key = static_cast<std::int64_t>(sizeof(key_type));
-  switch (a) {
-    case algorithm::segmented_inclusive_scan:
-      return n * static_cast<std::int64_t>(sizeof(flag_type));
-    case algorithm::inclusive_scan_by_key:
-    case algorithm::exclusive_scan_by_key:
-      return n * key;
-    case algorithm::segmented_reduce:
-      return n * key + (segments + 1) * static_cast<std::int64_t>(sizeof(offset_type)) +
-             segments * key;
-    default:
-      return 0;
-  }
+  const std::int64_t keys = describe(a).keys_as_well ? (n + segments) * key : 0;
+  return segment_bytes(a, n, segments) + keys;
 }
 
 }  // namespace

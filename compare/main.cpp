@@ -7,6 +7,7 @@
 #include "options.hpp"
 #include "plan.hpp"
 #include "provenance.hpp"
+#include "registry.hpp"
 #include "report.hpp"
 #include "runner.hpp"
 
@@ -19,14 +20,14 @@ namespace {
 
 void print_list(const options& o, const std::vector<implementation>& impls) {
   std::cout << "algorithms:";
-  for (algorithm a : all_algorithms) std::cout << " " << name_of(a);
+  for (const algorithm_descriptor& d : algorithm_table) std::cout << " " << d.name;
   std::cout << "\ntypes:";
   for (element e : all_elements) std::cout << " " << name_of(e);
   std::cout << "\nsegments (means M: uniform in [1, 2M-1]; one, log, gaps):";
   for (const segment_lengths& s : o.segments) std::cout << " " << name_of(s);
   std::cout << "\nimplementations built in:\n";
   for (const implementation& impl : impls) {
-    if (!impl.is_planted)
+    if (impl.part != role::planted)
       std::cout << "  " << name_of(impl.where) << " " << impl.name << " (" << impl.library << ")\n";
   }
 }
@@ -50,12 +51,13 @@ std::vector<result_files> output_files(const options& o) {
 int cell_status(const report& r) {
   int code = 0;
   for (const result& x : r.results) {
-    if (x.impl == "planted_bug" && x.outcome != status::failed) {
+    const bool planted = find_registration(x.impl)->part == role::planted;
+    if (planted && x.outcome != status::failed) {
       std::cerr << "error: the planted bug was not reported FAILED in " << name_of(x.c.algo) << " "
                 << name_of(x.c.type) << " " << format_count(x.c.n) << "\n";
       code = 1;
     }
-    if (x.impl != "planted_bug" && x.outcome != status::ok) code = 1;
+    if (!planted && x.outcome != status::ok) code = 1;
   }
   return code;
 }
@@ -78,6 +80,10 @@ int run(int argc, char** argv) {
   report r;
   r.provenance = collect_provenance(o, p.gpu_unavailable);
   r.notes = p.notes;
+  for (const implementation& impl : impls) {
+    if (impl.part != role::planted || o.plant_bug)
+      r.implementations.push_back({impl.name, impl.library, impl.where, impl.part});
+  }
   for (result_files& f : files) f.start(r);
   print_header(std::cout);
   const auto start = std::chrono::steady_clock::now();

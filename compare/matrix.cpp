@@ -4,28 +4,6 @@ namespace compare {
 
 const char* name_of(target t) { return t == target::cpu ? "cpu" : "gpu"; }
 
-const char* name_of(algorithm a) {
-  switch (a) {
-    case algorithm::inclusive_scan:
-      return "inclusive_scan";
-    case algorithm::exclusive_scan:
-      return "exclusive_scan";
-    case algorithm::reduce:
-      return "reduce";
-    case algorithm::reduce_into:
-      return "reduce_into";
-    case algorithm::segmented_inclusive_scan:
-      return "segmented_inclusive_scan";
-    case algorithm::inclusive_scan_by_key:
-      return "inclusive_scan_by_key";
-    case algorithm::exclusive_scan_by_key:
-      return "exclusive_scan_by_key";
-    case algorithm::segmented_reduce:
-      return "segmented_reduce";
-  }
-  return "?";
-}
-
 const char* name_of(element e) {
   switch (e) {
     case element::i32:
@@ -56,21 +34,10 @@ std::size_t size_of(element e) {
   return 0;
 }
 
-bool is_segmented(algorithm a) {
-  return a == algorithm::segmented_inclusive_scan || uses_keys(a) ||
-         a == algorithm::segmented_reduce;
-}
-
-bool uses_keys(algorithm a) {
-  return a == algorithm::inclusive_scan_by_key || a == algorithm::exclusive_scan_by_key;
-}
-
-bool is_reduction(algorithm a) { return a == algorithm::reduce || a == algorithm::reduce_into; }
-
 bool parse(const std::string& text, algorithm& out) {
-  for (algorithm a : all_algorithms) {
-    if (text == name_of(a)) {
-      out = a;
+  for (const algorithm_descriptor& d : algorithm_table) {
+    if (text == d.name) {
+      out = d.id;
       return true;
     }
   }
@@ -124,25 +91,36 @@ bool parse(const std::string& text, segment_lengths& out) {
 
 bool has_empty_segments(const segment_lengths& s) { return s.shape == segment_shape::gaps; }
 
-std::int64_t traffic_bytes(const cell& c, std::int64_t segments) {
-  const std::int64_t value = static_cast<std::int64_t>(size_of(c.type));
-  switch (c.algo) {
-    case algorithm::inclusive_scan:
-    case algorithm::exclusive_scan:
-      return 2 * c.n * value;
-    case algorithm::reduce:
-    case algorithm::reduce_into:
-      return c.n * value;
-    case algorithm::segmented_inclusive_scan:
-      return 2 * c.n * value + c.n * static_cast<std::int64_t>(sizeof(flag_type));
-    case algorithm::inclusive_scan_by_key:
-    case algorithm::exclusive_scan_by_key:
-      return 2 * c.n * value + c.n * static_cast<std::int64_t>(sizeof(key_type));
-    case algorithm::segmented_reduce:
-      return c.n * value + (segments + 1) * static_cast<std::int64_t>(sizeof(offset_type)) +
-             segments * value;
+std::int64_t output_count(algorithm a, std::int64_t n, std::int64_t segments) {
+  switch (describe(a).writes) {
+    case output_shape::per_element:
+      return n;
+    case output_shape::per_segment:
+      return segments;
+    case output_shape::one:
+      break;
+  }
+  return 1;
+}
+
+std::int64_t segment_bytes(algorithm a, std::int64_t n, std::int64_t segments) {
+  switch (describe(a).segments) {
+    case segments_by::none:
+      break;
+    case segments_by::flags:
+      return n * static_cast<std::int64_t>(sizeof(flag_type));
+    case segments_by::keys:
+      return n * static_cast<std::int64_t>(sizeof(key_type));
+    case segments_by::offsets:
+      return (segments + 1) * static_cast<std::int64_t>(sizeof(offset_type));
   }
   return 0;
+}
+
+std::int64_t traffic_bytes(const cell& c, std::int64_t segments) {
+  const auto value = static_cast<std::int64_t>(size_of(c.type));
+  const std::int64_t written = is_reduction(c.algo) ? 0 : output_count(c.algo, c.n, segments);
+  return (c.n + written) * value + segment_bytes(c.algo, c.n, segments);
 }
 
 }  // namespace compare

@@ -2,6 +2,8 @@
 // The axes of the comparison matrix (target, algorithm, element type, size, segment lengths) and
 // one cell of it. Plain C++: shared by the host code and the CUDA translation units.
 
+#include "algorithms.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -10,36 +12,14 @@
 namespace compare {
 
 enum class target { cpu, gpu };
-enum class algorithm {
-  inclusive_scan,
-  exclusive_scan,
-  reduce,
-  reduce_into,               // reduce with its result left in device memory
-  segmented_inclusive_scan,  // segments by head flags
-  inclusive_scan_by_key,     // segments by runs of equal keys
-  exclusive_scan_by_key,
-  segmented_reduce,          // segments by offsets
-};
 enum class element { i32, i64, f32, f64, affine };
 
-inline constexpr algorithm all_algorithms[] = {algorithm::inclusive_scan,
-                                               algorithm::exclusive_scan,
-                                               algorithm::reduce,
-                                               algorithm::reduce_into,
-                                               algorithm::segmented_inclusive_scan,
-                                               algorithm::inclusive_scan_by_key,
-                                               algorithm::exclusive_scan_by_key,
-                                               algorithm::segmented_reduce};
 inline constexpr element all_elements[] = {element::i32, element::i64, element::f32, element::f64,
                                            element::affine};
 
 const char* name_of(target t);
-const char* name_of(algorithm a);
 const char* name_of(element e);
 std::size_t size_of(element e);
-bool is_segmented(algorithm a);
-bool is_reduction(algorithm a);
-bool uses_keys(algorithm a);     // the scans by key  // reduce or reduce_into: one output
 
 // Parses an axis value by name; returns false for an unknown name.
 bool parse(const std::string& text, algorithm& out);
@@ -82,9 +62,14 @@ struct cell {
   segment_lengths lengths;  // shape none for unsegmented algorithms
 };
 
-// Bytes an ideal implementation must move: scans read and write n elements; reduce reads n;
-// segmented algorithms also read their flags, keys or offsets (and segmented_reduce writes one
-// value per segment).
+// Values algorithm a writes for n elements in `segments` segments (describe(a).writes).
+std::int64_t output_count(algorithm a, std::int64_t n, std::int64_t segments);
+
+// Bytes of the segment description a reads (describe(a).segments): n flags or keys, or offsets.
+std::int64_t segment_bytes(algorithm a, std::int64_t n, std::int64_t segments);
+
+// Bytes an ideal implementation must move: it reads the n values and its segment description,
+// and writes its outputs (a single value is not counted).
 std::int64_t traffic_bytes(const cell& c, std::int64_t segments);
 
 }  // namespace compare

@@ -2,6 +2,7 @@
 
 #include "data.hpp"
 #include "gpu.hpp"
+#include "registry.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -22,20 +23,6 @@ std::string gib(std::int64_t bytes) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1 << 30));
   return text;
-}
-
-// Why a known implementation is missing from this binary.
-std::string why_not_built(const std::string& name) {
-  if (name == "omp")
-    return "the OpenMP backend is not built (PSCAN_ENABLE_OPENMP=OFF or no OpenMP)";
-  if (name == "std_par")
-    return "std::execution::par needs TBB, which was not found at configure time";
-  if (name == "gnu_parallel") return "GNU parallel mode needs libstdc++ with OpenMP";
-  if (name == "thrust_omp") return "needs CCCL's Thrust headers and OpenMP at configure time";
-  if (is_pscan_cuda_implementation(name)) {
-    return "the " + name + " backend is not built (no CUDA, or the backend is not in this tree)";
-  }
-  return "built without CUDA";
 }
 
 // Drops (size, type) pairs that do not fit in memory; returns the messages.
@@ -61,16 +48,28 @@ std::vector<std::string> check_memory(planned_group& pg, const options& o, std::
   return messages;
 }
 
-// One note per implementation, algorithm and reason, naming the types unless it is all of them.
+bool per_segment(algorithm a) { return describe(a).writes == output_shape::per_segment; }
+
+// Notes what the group's implementations will not run: one note for the algorithms an
+// implementation lacks, one per algorithm and reason for the types (named unless it is all of
+// them) and segments it cannot take. The floor is noted for the per-segment algorithms, by what
+// it runs: a reduce.
 void note_unsupported(const planned_group& pg, const options& o, std::vector<std::string>& notes) {
   std::vector<const implementation*> impls = pg.impls;
   if (pg.floor) impls.push_back(pg.floor);
   for (const implementation* impl : impls) {
+    const bool floor = impl->part == role::floor;
+    std::string lacking;
     for (algorithm a : pg.g.algos) {
-      if (impl->is_floor && a != algorithm::segmented_reduce) continue;
+      if (floor && !per_segment(a)) continue;
+      const algorithm runs = floor ? algorithm::reduce : a;
+      if (!implements(*impl, runs)) {
+        lacking += std::string(lacking.empty() ? "" : ", ") + name_of(a);
+        continue;
+      }
       std::map<std::string, std::vector<element>> types_by_reason;
       for (element type : pg.g.types) {
-        const std::string why = impl->unsupported(a, type);
+        const std::string why = impl->unsupported(runs, type);
         if (!why.empty()) types_by_reason[why].push_back(type);
       }
       for (const auto& [why, types] : types_by_reason) {
@@ -86,8 +85,12 @@ void note_unsupported(const planned_group& pg, const options& o, std::vector<std
                    impl->name + " n/a for " + name_of(a) + " segments " + name_of(s) + ": " + why);
       }
     }
-    const auto sizes = pg.g.sizes;
-    if (impl->is_reference && *std::max_element(sizes.begin(), sizes.end()) > o.seq_max) {
+    if (!lacking.empty()) {
+      add_note(notes, impl->name + " n/a for " + lacking + ": not implemented by " + impl->name);
+    }
+    const auto& sizes = pg.g.sizes;
+    const bool beyond_seq_max = *std::max_element(sizes.begin(), sizes.end()) > o.seq_max;
+    if (impl->part == role::reference && beyond_seq_max) {
       add_note(notes, impl->name + " is timed up to " + format_count(o.seq_max) +
                           " elements (--seq-max); it computes the reference at every size");
     }
@@ -97,11 +100,11 @@ void note_unsupported(const planned_group& pg, const options& o, std::vector<std
 // Notes the known implementations this binary lacks, among those the group would run.
 void note_missing(const group& g, const std::vector<implementation>& impls,
                   std::vector<std::string>& notes) {
-  for (const std::string& name : known_implementation_names()) {
+  for (const registration& r : registrations()) {
     const bool built = std::any_of(impls.begin(), impls.end(),
-                                   [&](const implementation& i) { return i.name == name; });
-    if (!built && name != "planted_bug" && (g.impls.empty() || contains(g.impls, name))) {
-      add_note(notes, name + " not run: " + why_not_built(name));
+                                   [&](const implementation& i) { return i.name == r.name; });
+    if (!built && r.part != role::planted && (g.impls.empty() || contains(g.impls, r.name))) {
+      add_note(notes, std::string(r.name) + " not run: " + r.needs);
     }
   }
 }
@@ -137,7 +140,7 @@ bool planned_group::fits(std::int64_t n, element type) const {
 }
 
 bool planned_group::measures_floor(element type) const {
-  return floor != nullptr && floor->unsupported(algorithm::segmented_reduce, type).empty();
+  return floor != nullptr && why_not(*floor, algorithm::reduce, type).empty();
 }
 
 std::int64_t work_of(const cell& c) { return traffic_bytes(c, expected_segments(c.n, c.lengths)); }
@@ -147,9 +150,9 @@ std::vector<segment_lengths> segment_lengths_of(algorithm a, const options& o) {
 }
 
 bool runs_cell(const implementation& impl, const cell& c, const options& o) {
-  if (impl.is_planted && !o.plant_bug) return false;
-  if (impl.is_reference && c.n > o.seq_max) return false;
-  return impl.unsupported(c.algo, c.type).empty() &&
+  if (impl.part == role::planted && !o.plant_bug) return false;
+  if (impl.part == role::reference && c.n > o.seq_max) return false;
+  return why_not(impl, c.algo, c.type).empty() &&
          impl.unsupported_segments(c.algo, c.lengths).empty();
 }
 
@@ -168,15 +171,14 @@ plan make_plan(const options& o, const std::vector<implementation>& impls) {
       continue;
     }
     planned_group pg{g, {}, nullptr, g.impls.empty() || contains(g.impls, "copy"), nullptr, {}};
-    const bool segmented_reduce =
-        std::find(g.algos.begin(), g.algos.end(), algorithm::segmented_reduce) != g.algos.end();
+    const bool floored = std::any_of(g.algos.begin(), g.algos.end(), per_segment);
     for (const implementation& impl : impls) {
-      if (impl.where != g.where || (impl.is_planted && !o.plant_bug)) continue;
+      if (impl.where != g.where || (impl.part == role::planted && !o.plant_bug)) continue;
       const bool selected = g.impls.empty() || contains(g.impls, impl.name);
-      if (impl.is_copy)
+      if (impl.part == role::copy)
         pg.copy = &impl;
-      else if (impl.is_floor)
-        pg.floor = selected && segmented_reduce ? &impl : nullptr;
+      else if (impl.part == role::floor)
+        pg.floor = selected && floored ? &impl : nullptr;
       else if (selected)
         pg.impls.push_back(&impl);
     }

@@ -16,8 +16,8 @@ struct planned_group {
   std::vector<const implementation*> impls;  // built in, selected, on g.where; not the limits
   const implementation* copy = nullptr;      // always measured (for % of copy)
   bool show_copy = false;                    // copy rows reported (it was not filtered out)
-  const implementation* floor = nullptr;     // reduce_floor, if selected and segmented_reduce is
-  bool measures_floor(element type) const;   // for segmented_reduce cells of this type
+  const implementation* floor = nullptr;     // if selected and a per-segment algorithm is
+  bool measures_floor(element type) const;   // for the per-segment cells of this type
   std::vector<std::pair<std::int64_t, element>> too_big;  // (size, type) that memory cannot hold
   bool fits(std::int64_t n, element type) const;
 };

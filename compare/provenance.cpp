@@ -61,6 +61,23 @@ std::string seconds(double s) {
   return text;
 }
 
+std::string runs_rule(const timing_plan& plan) {
+  const std::string warmups = " after " + std::to_string(plan.warmup) + " warm-ups";
+  const std::string budget = "; a cell stops once its runs took " + seconds(plan.budget_s) +
+                             ", after at least " +
+                             std::to_string(std::min(plan.budget_min_runs, plan.min_runs));
+  if (plan.min_runs == plan.max_runs) {
+    return std::to_string(plan.max_runs) + " timed runs (median, min, max, spread)" + warmups +
+           budget;
+  }
+  char spread[32];
+  std::snprintf(spread, sizeof spread, "%g", plan.max_spread);
+  return std::to_string(plan.min_runs) + " to " + std::to_string(plan.max_runs) +
+         " timed runs (median, min, max)" + warmups +
+         ": more after the minimum until the spread (median absolute deviation / median) is at "
+         "most " + spread + budget;
+}
+
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
   std::tm utc{};
@@ -103,11 +120,7 @@ std::vector<std::pair<std::string, std::string>> collect_provenance(
     p.emplace_back("gpu", "none: " + gpu_unavailable);
   }
   p.insert(p.end(),
-           {{"runs", std::to_string(o.plan.runs) + " timed runs (median, min, max) after " +
-                         std::to_string(o.plan.warmup) + " warm-ups; fewer, not below " +
-                         std::to_string(std::min(o.plan.min_runs, o.plan.runs)) +
-                         ", when they would take over " + seconds(o.plan.budget_s) +
-                         " per implementation and cell"},
+           {{"runs", runs_rule(o.plan)},
             {"timing",
              "GPU: CUDA events on a non-default stream, L2 flushed (2x L2 write) before "
              "each run; CPU: steady_clock, warm caches"},
@@ -116,8 +129,9 @@ std::vector<std::pair<std::string, std::string>> collect_provenance(
              "affine exact, f32/f64 relative tolerance 1e-6/1e-12 (inputs make "
              "order-preserving results exact)"},
             {"bytes",
-             "scan 2n*sizeof(T), reduce n*sizeof(T), plus flags/keys/offsets read and "
-             "segmented_reduce outputs; copy moves n elements (2n*sizeof(T))"}});
+             "n values read, the segment description read (flags 1 B or keys 4 B per element, "
+             "offsets 8 B per segment + 8), the outputs written (one per element or per "
+             "segment; a single value is not counted); copy moves n elements (2n*sizeof(T))"}});
   return p;
 }
 

@@ -19,11 +19,10 @@ struct pscan_op<affine> {
   using type = compose;
 };
 
-// Runs algorithm `a` with policy `p`. reduce writes its value to b.host_result when
-// `reduce_to_host`, else to b.out[0] (host memory: CPU targets only); reduce_into writes b.out[0]
-// where the policy runs.
+// Runs algorithm `a` with policy `p`. An algorithm that returns its value writes it to
+// b.host_result when `value_to_host`, else to b.out[0] (host memory: CPU targets only).
 template <class T, class P>
-void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool reduce_to_host) {
+void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool value_to_host) {
   const T* in = static_cast<const T*>(b.values);
   T* out = static_cast<T*>(b.out);
   const typename pscan_op<T>::type op{};
@@ -35,7 +34,7 @@ void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool reduce_to_ho
       pscan::exclusive_scan(p, in, in + b.n, out, identity_value<T>(), op);
       return;
     case algorithm::reduce:
-      *static_cast<T*>(reduce_to_host ? b.host_result : b.out) =
+      *static_cast<T*>(value_to_host ? b.host_result : b.out) =
           pscan::reduce(p, in, in + b.n, identity_value<T>(), op);
       return;
     case algorithm::reduce_into:
@@ -57,7 +56,7 @@ void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool reduce_to_ho
   }
 }
 
-// An implementation entry for a pscan policy; every algorithm and type is supported.
+// An implementation entry for a pscan policy; it has every algorithm, for every type.
 // `bind(policy, buffers)` returns the policy a run uses (the GPU entries put it on the stream);
 // it is applied when the run is prepared, so the timed call does only the algorithm.
 template <class P, class Bind>
@@ -66,14 +65,14 @@ implementation pscan_implementation(const char* name, target where, P policy, Bi
   impl.name = name;
   impl.library = "pscan";
   impl.where = where;
-  impl.unsupported = [](algorithm, element) { return std::string(); };
+  impl.algorithms = every_algorithm();
   impl.prepare = [policy, where, bind](const cell& c, const cell_buffers& b) {
-    const bool to_host = where == target::gpu;  // pscan::reduce returns a host value
+    const bool to_host = where == target::gpu;  // a value returned from the GPU is on the host
     return with_element(c.type, [&](auto tag) {
       using T = typename decltype(tag)::type;
       return prepared_run{
           [p = bind(policy, b), a = c.algo, b, to_host] { run_pscan<T>(p, a, b, to_host); },
-          to_host && c.algo == algorithm::reduce};
+          to_host && describe(c.algo).returns_value};
     });
   };
   return impl;

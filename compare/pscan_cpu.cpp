@@ -25,32 +25,23 @@ void off_by_one(T& x) {
 implementation planted_bug() {
   implementation impl = pscan_implementation("planted_bug", target::cpu, pscan::seq);
   impl.library = "test";
-  impl.is_planted = true;
   impl.prepare = [](const cell& c, const cell_buffers& b) {
     return with_element(c.type, [&](auto tag) {
       using T = typename decltype(tag)::type;
       return prepared_run{[a = c.algo, b] {
         run_pscan<T>(pscan::seq, a, b, false);
-        const std::int64_t outputs = is_reduction(a)                    ? 1
-                                     : a == algorithm::segmented_reduce ? b.segments
-                                                                        : b.n;
-        off_by_one(static_cast<T*>(b.out)[outputs / 2]);
+        off_by_one(static_cast<T*>(b.out)[output_count(a, b.n, b.segments) / 2]);
       }};
     });
   };
   return impl;
 }
 
-}  // namespace
-
-void add_pscan_cpu(std::vector<implementation>& out) {
-  implementation seq = pscan_implementation("seq", target::cpu, pscan::seq);
-  seq.is_reference = true;
-  out.push_back(std::move(seq));
+const built_in seq_entry([] { return pscan_implementation("seq", target::cpu, pscan::seq); });
 #if PSCAN_COMPARE_HAS_OMP_POLICY
-  out.push_back(pscan_implementation("omp", target::cpu, pscan::omp));
+const built_in omp_entry([] { return pscan_implementation("omp", target::cpu, pscan::omp); });
 #endif
-  out.push_back(planted_bug());
-}
+const built_in planted_entry(planted_bug);
 
+}  // namespace
 }  // namespace compare

@@ -24,16 +24,17 @@ implementation on_harness_stream(const char* name, P policy) {
   });
 }
 
-}  // namespace
-
-void add_pscan_cuda([[maybe_unused]] std::vector<implementation>& out) {
 #if PSCAN_COMPARE_HAS_MULTIPASS
-  out.push_back(on_harness_stream("cuda_multipass", pscan::cuda_multipass));
+const built_in multipass_entry([] {
+  return on_harness_stream("cuda_multipass", pscan::cuda_multipass);
+});
 #endif
 #if PSCAN_COMPARE_HAS_CHAINED
-  out.push_back(on_harness_stream("cuda_chained", pscan::cuda_chained));
-  out.push_back(on_harness_stream("cuda_chained_det", pscan::cuda_chained.deterministic()));
+const built_in chained_entry([] { return on_harness_stream("cuda_chained", pscan::cuda_chained); });
+const built_in chained_det_entry([] {
+  return on_harness_stream("cuda_chained_det", pscan::cuda_chained.deterministic());
+});
 #endif
-}
 
+}  // namespace
 }  // namespace compare

@@ -1,7 +1,11 @@
-// The implementations built into this binary. Each translation unit registers its own; the ones
-// that need an optional dependency (OpenMP, CCCL, CUDA) are compiled only when it was found.
+// The table of implementations, and the ones built into this binary: each file that defines an
+// implementation adds it with a built_in object (the files that need an optional dependency,
+// OpenMP, CCCL or CUDA, are compiled only when it was found).
 
-#include "implementation.hpp"
+#include "registry.hpp"
+
+#include <algorithm>
+#include <stdexcept>
 
 namespace compare {
 
@@ -14,64 +18,110 @@ std::string cccl_version_of_thrust_omp();  // baselines_thrust_omp.cpp
 
 namespace {
 
-struct known_name {
-  const char* name;
-  bool gpu_only;
-  bool pscan_cuda;
-};
+constexpr const char* no_cuda = "built without CUDA";
 
-// One row per name; copy runs on either side.
-constexpr known_name known_names[] = {
-    {"seq", false, false},           {"omp", false, false},
-    {"std", false, false},           {"std_par", false, false},
-    {"gnu_parallel", false, false},  {"thrust_omp", false, false},
-    {"copy", false, false},          {"cuda_multipass", true, true},
-    {"cuda_chained", true, true},    {"cuda_chained_det", true, true},
-    {"cub", true, false},            {"cub_host", true, false},
-    {"thrust", true, false},         {"reduce_floor", true, false},
-    {"planted_bug", false, false}};
-
-const known_name* find_known(const std::string& name) {
-  for (const known_name& k : known_names) {
-    if (name == k.name) return &k;
-  }
-  return nullptr;
+std::vector<std::function<implementation()>>& makers() {
+  static std::vector<std::function<implementation()>> all;  // filled before main by built_in
+  return all;
 }
 
 }  // namespace
 
-const std::vector<std::string>& known_implementation_names() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> all;
-    for (const known_name& k : known_names) all.emplace_back(k.name);
-    return all;
-  }();
-  return names;
+const std::vector<registration>& registrations() {
+  static const std::vector<registration> table = {
+      {"seq", sides::cpu, role::reference, "pscan::seq, the reference (timed up to --seq-max)", ""},
+      {"omp", sides::cpu, role::contender, "pscan::omp",
+       "the OpenMP backend is not built (PSCAN_ENABLE_OPENMP=OFF or no OpenMP)"},
+      {"planted_bug", sides::cpu, role::planted, "pscan::seq off by one (--plant-bug)", ""},
+      {"std", sides::cpu, role::baseline, "<numeric> scans and reduce, sequential", ""},
+      {"std_par", sides::cpu, role::contender, "<numeric> with std::execution::par",
+       "std::execution::par needs TBB, which was not found at configure time"},
+      {"gnu_parallel", sides::cpu, role::contender, "__gnu_parallel::partial_sum and accumulate",
+       "GNU parallel mode needs libstdc++ with OpenMP"},
+      {"copy", sides::both, role::copy, "a copy of the n elements: the bandwidth limit", ""},
+      {"thrust_omp", sides::cpu, role::contender, "Thrust's OpenMP system (thrust::omp::par)",
+       "needs CCCL's Thrust headers and OpenMP at configure time"},
+      {"cuda_multipass", sides::gpu, role::contender, "pscan::cuda_multipass",
+       "the cuda_multipass backend is not built (no CUDA, or the backend is not in this tree)"},
+      {"cuda_chained", sides::gpu, role::contender, "pscan::cuda_chained",
+       "the cuda_chained backend is not built (no CUDA, or the backend is not in this tree)"},
+      {"cuda_chained_det", sides::gpu, role::contender, "pscan::cuda_chained.deterministic()",
+       "the cuda_chained backend is not built (no CUDA, or the backend is not in this tree)"},
+      {"cub", sides::gpu, role::baseline, "CUB's DeviceScan, DeviceReduce, DeviceSegmentedReduce",
+       no_cuda},
+      {"cub_host", sides::gpu, role::contender,
+       "reduce only: cub and the copy of its result to the host", no_cuda},
+      {"reduce_floor", sides::gpu, role::floor,
+       "per-segment cells: CUB's reduce of their n values, the least they move", no_cuda},
+      {"thrust", sides::gpu, role::contender, "Thrust's CUDA system", no_cuda},
+  };
+  return table;
 }
 
-bool is_gpu_only_implementation(const std::string& name) {
-  const known_name* k = find_known(name);
-  return k != nullptr && k->gpu_only;
+const registration* find_registration(const std::string& name) {
+  for (const registration& r : registrations()) {
+    if (name == r.name) return &r;
+  }
+  return nullptr;
 }
 
-bool is_pscan_cuda_implementation(const std::string& name) {
-  const known_name* k = find_known(name);
-  return k != nullptr && k->pscan_cuda;
+bool runs_on(const registration& r, target t) {
+  return r.where == sides::both || (r.where == sides::gpu) == (t == target::gpu);
 }
+
+std::string baseline_of(target t) {
+  for (const registration& r : registrations()) {
+    if (r.part == role::baseline && runs_on(r, t)) return r.name;
+  }
+  return "";
+}
+
+const char* name_of(role r) {
+  switch (r) {
+    case role::contender:
+      return "contender";
+    case role::baseline:
+      return "baseline";
+    case role::reference:
+      return "reference";
+    case role::copy:
+      return "copy";
+    case role::floor:
+      return "floor";
+    case role::planted:
+      return "planted";
+  }
+  return "?";
+}
+
+built_in::built_in(std::function<implementation()> make) { makers().push_back(std::move(make)); }
 
 std::vector<implementation> available_implementations() {
+  auto row_of = [](const implementation& impl) {
+    const registration* r = find_registration(impl.name);
+    if (r == nullptr || !runs_on(*r, impl.where)) {
+      throw std::logic_error(impl.name + " on the " + name_of(impl.where) +
+                             " has no row in compare/registry.cpp");
+    }
+    return r;  // rows are in report order
+  };
   std::vector<implementation> all;
-  add_pscan_cpu(all);
-  add_std_baselines(all);
-#if PSCAN_COMPARE_WITH_THRUST_OMP
-  add_thrust_omp(all);
-#endif
-#if PSCAN_COMPARE_WITH_CUDA
-  add_pscan_cuda(all);
-  add_cub(all);
-  add_thrust_cuda(all);
-#endif
+  for (const auto& make : makers()) {
+    all.push_back(make());
+    all.back().part = row_of(all.back())->part;
+  }
+  std::stable_sort(all.begin(), all.end(), [&](const implementation& a, const implementation& b) {
+    return row_of(a) < row_of(b);
+  });
   return all;
+}
+
+bool implements(const implementation& impl, algorithm a) {
+  return std::find(impl.algorithms.begin(), impl.algorithms.end(), a) != impl.algorithms.end();
+}
+
+std::string why_not(const implementation& impl, algorithm a, element type) {
+  return implements(impl, a) ? impl.unsupported(a, type) : "not implemented by " + impl.name;
 }
 
 std::string needs_commutative(const char* api) {
@@ -79,12 +129,8 @@ std::string needs_commutative(const char* api) {
          " requires a commutative operator (documented); affine composition is not";
 }
 
-std::string no_such_algorithm(const char* library, algorithm a) {
-  return std::string("no ") + name_of(a) + " in " + library;
-}
-
 std::string no_empty_segments(const char* api, algorithm a, const segment_lengths& s) {
-  if (a != algorithm::segmented_reduce || !has_empty_segments(s)) return "";
+  if (describe(a).writes != output_shape::per_segment || !has_empty_segments(s)) return "";
   return std::string(api) + " cannot produce empty segments";
 }
 

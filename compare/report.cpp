@@ -1,6 +1,7 @@
 // Derived metrics and the terminal table/summary. File writers are in report_files.cpp.
 
 #include "report.hpp"
+#include "registry.hpp"
 #include "report_format.hpp"
 
 #include <algorithm>
@@ -14,7 +15,7 @@ namespace {
 
 auto key_of(const cell& c) { return std::make_tuple(c.where, c.algo, c.type, c.lengths, c.n); }
 
-const char* columns = "%-44s %7s %9s %-15s %-6s %10s %10s %10s %4s %8s %8s %6s %7s %4s";
+const char* columns = "%-44s %7s %9s %-15s %-6s %10s %10s %10s %4s %6s %8s %8s %6s %7s %4s";
 
 std::string segment_count_of(const result& x) {
   return x.c.lengths.shape == segment_shape::none ? "" : std::to_string(x.segment_count);
@@ -32,8 +33,6 @@ std::string summary_of(const result& x) {
 const char* name_of(status s) {
   return s == status::ok ? "ok" : s == status::failed ? "FAILED" : "ERROR";
 }
-
-const char* baseline_of(target t) { return t == target::gpu ? "cub" : "std"; }
 
 std::vector<const result*> sorted_rows(const report& r) {
   std::vector<const result*> rows;
@@ -80,8 +79,8 @@ void finalize_cell(std::vector<result>& rows, result& copy) {
 void print_header(std::ostream& out) {
   char line[512];
   std::snprintf(line, sizeof line, columns, "cell", "n", "segments", "implementation", "status",
-                "median_ms", "min_ms", "max_ms", "runs", "Gelem/s", "GB/s", "%copy", "speedup",
-                "busy");
+                "median_ms", "min_ms", "max_ms", "runs", "spread", "Gelem/s", "GB/s", "%copy",
+                "speedup", "busy");
   out << line << "\n";
 }
 
@@ -94,6 +93,7 @@ void print_rows(const std::vector<result>& rows, std::ostream& out) {
                   segment_count_of(x).c_str(), x.impl.c_str(), name_of(x.outcome),
                   ms(x.timing.median_ms).c_str(), ms(x.timing.min_ms).c_str(),
                   ms(x.timing.max_ms).c_str(), ok ? std::to_string(x.timing.runs).c_str() : "",
+                  ok ? (number(100 * x.timing.spread, 1) + "%").c_str() : "",
                   number(x.gelem_per_s, 3).c_str(), number(x.gb_per_s, 1).c_str(),
                   number(x.percent_of_copy, 0).c_str(),
                   x.speedup > 0 ? (number(x.speedup, 2) + "x").c_str() : "", x.busy ? "!" : "");

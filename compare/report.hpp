@@ -1,7 +1,7 @@
 #pragma once
 // What a run produces (one row per implementation and cell, notes, provenance) and its writers.
 
-#include "matrix.hpp"
+#include "implementation.hpp"
 #include "timing.hpp"
 
 #include <chrono>
@@ -24,7 +24,7 @@ struct result {
   std::string library;
   status outcome = status::ok;
   std::string message;     // why it FAILED or errored
-  stats timing;            // empty (runs = 0) unless ok
+  stats timing;            // empty (runs = 0) unless ok: runs taken, median, min, max, spread
   std::int64_t bytes = 0;  // traffic counted for GB/s: cell traffic, or 2 n sizeof(T) for copy
   // Derived by finalize_cell(); negative when not available.
   double gelem_per_s = -1;
@@ -35,12 +35,18 @@ struct result {
   bool limit = false;   // copy or reduce_floor: a bound to compare with (no speedup)
 };
 
-// The implementation other rows of a cell are compared with: CUB on the GPU, std on the CPU.
-const char* baseline_of(target t);
+// An implementation as results.json lists it, so that readers (the plot script) need no names.
+struct implementation_summary {
+  std::string name;
+  std::string library;
+  target where;
+  role part;
+};
 
 struct report {
   std::vector<std::pair<std::string, std::string>> provenance;
   std::vector<std::string> notes;
+  std::vector<implementation_summary> implementations;  // built in and run, in report order
   std::vector<result> results;
 };
 

@@ -1,6 +1,7 @@
 // CSV, JSON (nlohmann-json) and Markdown writers, each with the provenance.
 
 #include "report.hpp"
+#include "registry.hpp"
 #include "report_format.hpp"
 
 #include <nlohmann/json.hpp>
@@ -57,6 +58,7 @@ nlohmann::ordered_json row_of(const result& x) {
           {"median_ms", opt(ok, x.timing.median_ms)},
           {"min_ms", opt(ok, x.timing.min_ms)},
           {"max_ms", opt(ok, x.timing.max_ms)},
+          {"spread", opt(ok, x.timing.spread)},
           {"bytes", x.bytes},
           {"gelem_per_s", opt(x.gelem_per_s >= 0, x.gelem_per_s)},
           {"gb_per_s", opt(x.gb_per_s >= 0, x.gb_per_s)},
@@ -80,10 +82,28 @@ std::string csv_line(const nlohmann::ordered_json& row, bool header) {
   return line + "\n";
 }
 
+// What the rows name: the algorithms and the implementations with their roles.
+nlohmann::ordered_json descriptions(const report& r) {
+  using json = nlohmann::ordered_json;
+  json algorithms = json::array(), implementations = json::array();
+  for (const algorithm_descriptor& d : algorithm_table) {
+    algorithms.push_back({{"name", d.name}, {"summary", d.summary}});
+  }
+  for (const implementation_summary& i : r.implementations) {
+    implementations.push_back({{"name", i.name},
+                               {"library", i.library},
+                               {"target", name_of(i.where)},
+                               {"role", name_of(i.part)}});
+  }
+  return {{"algorithms", algorithms}, {"implementations", implementations}};
+}
+
 void write_json(const report& r, std::ostream& out) {
   nlohmann::ordered_json doc = {{"provenance", nlohmann::ordered_json::object()},
-                                {"notes", r.notes},
-                                {"results", nlohmann::ordered_json::array()}};
+                                {"notes", r.notes}};
+  const nlohmann::ordered_json named = descriptions(r);
+  for (const auto& [k, v] : named.items()) doc[k] = v;
+  doc["results"] = nlohmann::ordered_json::array();
   for (const auto& [k, v] : r.provenance) doc["provenance"][k] = v;
   for (const result* x : sorted_rows(r)) doc["results"].push_back(row_of(*x));
   out << doc.dump(2) << "\n";

@@ -51,10 +51,6 @@ std::string compare_on_host(const T* got, const T* want, std::int64_t count) {
   return bad == 0 ? "" : describe_mismatch(bad, count, first, got[first], want[first]);
 }
 
-std::int64_t output_count(algorithm a, std::int64_t n, std::int64_t segments) {
-  return is_reduction(a) ? 1 : a == algorithm::segmented_reduce ? segments : n;
-}
-
 std::string cell_label(const cell& c) { return cell_name(c) + " " + format_count(c.n); }
 
 stats time_on_cpu(const std::function<void()>& run, const timing_plan& plan) {
@@ -123,8 +119,9 @@ class matrix_runner {
   std::int64_t output_capacity(const planned_group& pg, std::int64_t n) {
     std::int64_t most = n;
     for (algorithm a : pg.g.algos) {
-      if (a != algorithm::segmented_reduce) continue;
-      for (const segment_lengths& s : o_.segments) most = std::max(most, segments(n, s).segments());
+      if (!is_segmented(a)) continue;
+      for (const segment_lengths& s : o_.segments)
+        most = std::max(most, output_count(a, n, segments(n, s).segments()));
     }
     return most;
   }
@@ -152,7 +149,7 @@ class matrix_runner {
     copy.bytes = 2 * n * static_cast<std::int64_t>(sizeof(T));  // n read, n written
     copy.limit = true;
     bar_.step(work_of(copy_cell), cell_label(copy_cell) + " copy");
-    std::optional<result> floor;  // reduce_floor: n values read, the same for every distribution
+    std::optional<result> floor;  // n values read, the same for every distribution
     if (pg.measures_floor(type)) {
       const cell floor_cell{pg.g.where, algorithm::reduce, type, n, {}};
       floor = measure(*pg.floor, floor_cell, b, nullptr);
@@ -162,7 +159,7 @@ class matrix_runner {
     for (algorithm a : pg.g.algos) {
       for (const segment_lengths& s : segment_lengths_of(a, o_)) {
         const cell c{pg.g.where, a, type, n, s};
-        const bool floored = floor && a == algorithm::segmented_reduce;
+        const bool floored = floor && describe(a).writes == output_shape::per_segment;
         run_cell<T>(pg, c, values, reference, b, copy, floored ? &*floor : nullptr);
       }
     }
@@ -193,10 +190,10 @@ class matrix_runner {
     run_pscan<T>(pscan::seq, c.algo, host, false);
 
     // The implementation's view: segment data and the reference where its target reads them.
-    const bool flags = c.algo == algorithm::segmented_inclusive_scan;
-    const bool keys =
-        uses_keys(c.algo) || c.algo == algorithm::segmented_reduce;
-    const bool offsets = c.algo == algorithm::segmented_reduce;
+    const algorithm_descriptor& d = describe(c.algo);
+    const bool flags = d.segments == segments_by::flags;
+    const bool keys = d.segments == segments_by::keys || d.keys_as_well;
+    const bool offsets = d.segments == segments_by::offsets;
     const gpu::buffer d_flags = to_device(host.flags, flags ? c.n : 0, gpu);
     const gpu::buffer d_keys = to_device(host.keys, keys ? c.n : 0, gpu);
     const gpu::buffer d_offsets = to_device(host.offsets, offsets ? host.segments + 1 : 0, gpu);

@@ -56,7 +56,6 @@ LIGHTSCAN_TABLE3 = {
         "TBB (Xeon Phi)": [0.7, 0.7, 1.0, 0.6],
     },
 }
-GPU_IMPLS = ["cuda_chained", "cuda_multipass", "cub", "thrust"]
 
 
 def size_label(n):
@@ -73,7 +72,35 @@ def fmt(value, digits=2):
 def load(path):
     with open(path) as f:
         data = json.load(f)
-    return data.get("provenance", {}), data.get("results", [])
+    results = data.get("results", [])
+    impls = data.get("implementations") or roles_from_rows(results)
+    return data.get("provenance", {}), results, impls
+
+
+def roles_from_rows(results):
+    """The implementations list of a results.json without one: the copy by its library, the
+    baseline by the rows' "baseline" field, the rest contenders."""
+    baselines = {r.get("baseline") for r in results if r.get("baseline")}
+    listed = {}
+    for r in results:
+        name = r["implementation"]
+        role = ("copy" if r["library"] == "copy" else
+                "baseline" if name in baselines else "contender")
+        listed.setdefault((name, r["target"]), {"name": name, "library": r["library"],
+                                                "target": r["target"], "role": role})
+    return list(listed.values())
+
+
+def names(impls, target, roles=("contender", "baseline"), library=None):
+    """The implementations of a target with one of these roles (and library), in report order."""
+    return [i["name"] for i in impls if i["target"] == target and i["role"] in roles and
+            (library is None or i["library"] == library)]
+
+
+def measured(results, candidates, **match):
+    """The candidates with a row matching every field, in the candidates' order."""
+    present = {r["implementation"] for r in results if all(r.get(k) == v for k, v in match.items())}
+    return [c for c in candidates if c in present]
 
 
 def ok_rows(results, **match):
@@ -91,7 +118,7 @@ def provenance_line(provenance):
     return "; ".join(f"{k}: {provenance[k]}" for k in keys if k in provenance)
 
 
-def plot_cell(plt, results, target, algorithm, type_, path, title=None):
+def plot_cell(plt, results, impls, target, algorithm, type_, path, title=None):
     rows = [r for r in results
             if r["target"] == target and r["algorithm"] == algorithm and r["type"] == type_]
     segments = list(dict.fromkeys(r.get("segments") for r in rows))  # in the run's order
@@ -106,9 +133,12 @@ def plot_cell(plt, results, target, algorithm, type_, path, title=None):
                 by_impl[r["implementation"]].append((r["n"], r["gb_per_s"]))
             else:
                 failed[r["implementation"]].append(r["n"])
+        limits = {i["name"]: i["role"] for i in impls if i["role"] in ("copy", "floor")}
         for impl, points in sorted(by_impl.items()):
             points.sort()
-            style = dict(color="black", linestyle="--") if impl == "copy" else dict(marker="o")
+            style = (dict(color="black", linestyle="--") if limits.get(impl) == "copy" else
+                     dict(color="gray", linestyle=":") if limits.get(impl) == "floor" else
+                     dict(marker="o"))
             ax.plot([p[0] for p in points], [p[1] for p in points], label=impl, markersize=3, **style)
         for impl, sizes in sorted(failed.items()):  # failures stay visible, at the bottom
             ax.scatter(sizes, [0] * len(sizes), marker="x", color="red", label=f"{impl} FAILED/ERROR")
@@ -124,7 +154,7 @@ def plot_cell(plt, results, target, algorithm, type_, path, title=None):
     plt.close(fig)
 
 
-def write_plots(results, out, every_cell):
+def write_plots(results, impls, out, every_cell):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -138,23 +168,26 @@ def write_plots(results, out, every_cell):
     affine = (target, "inclusive_scan", "affine")
     chosen = cells if every_cell else [c for c in cells if c == affine]
     for target_, algorithm, type_ in chosen:
-        plot_cell(plt, results, target_, algorithm, type_,
+        plot_cell(plt, results, impls, target_, algorithm, type_,
                   os.path.join(out, f"{target_}_{algorithm}_{type_}.png"))
     if target:
-        plot_cell(plt, results, target, "inclusive_scan", "i32", os.path.join(out, "headline.png"),
+        plot_cell(plt, results, impls, target, "inclusive_scan", "i32",
+                  os.path.join(out, "headline.png"),
                   title=f"inclusive_scan of int32 ({target})")
     print(f"plot_results.py: {len(chosen) + (target is not None)} plots in {out}")
 
 
-def write_headline(provenance, results, out):
+def write_headline(provenance, results, impls, out):
     """GB/s at the largest size of each (target, algorithm, type, segment distribution)."""
+    baselines = ", ".join(f"{name} ({target})" for target in ("gpu", "cpu")
+                          for name in names(impls, target, roles=("baseline",)))
     groups = defaultdict(list)
     for r in results:
         groups[(r["target"], r["algorithm"], r["type"], r.get("segments") or "")].append(r)
     lines = ["# Headline: throughput at the largest size", "",
              provenance_line(provenance), "",
              "GB/s (bytes read + written) at the largest measured size; in parentheses the speedup "
-             "over CUB (GPU) or std (CPU) = t(baseline) / t(implementation); ! the machine was busy "
+             f"over {baselines} = t(baseline) / t(implementation); ! the machine was busy "
              "(median over 1.5x the fastest run).", ""]
     for target in ("gpu", "cpu"):
         keys = [k for k in groups if k[0] == target]  # results.json's order
@@ -185,25 +218,27 @@ def write_headline(provenance, results, out):
         f.write("\n".join(lines))
 
 
-def harris_section(results):
+def harris_section(results, impls):
+    gpu_impls = measured(results, names(impls, "gpu"), algorithm="exclusive_scan", type="f32")
+    seq = (names(impls, "cpu", roles=("reference",)) or ["seq"])[0]
     lines = ["## Harris (GPU Gems 3, ch. 39), Table 2, re-measured", "",
              "Paper: float scan, GeForce 8800 GTX vs one core of a Core Duo Extreme 2.93 GHz (2007). "
-             "Today: `exclusive_scan` of f32, pscan::seq on one CPU core vs the GPU implementations "
-             "(median ms; speedup = seq / implementation).", "",
-             "| elements | paper CPU ms | paper GPU ms | paper speedup | seq ms | " +
-             " | ".join(f"{i} ms" for i in GPU_IMPLS) + " | " +
-             " | ".join(f"speedup {i}" for i in GPU_IMPLS) + " |",
-             "|---:|---:|---:|---:|---:|" + "---:|" * (2 * len(GPU_IMPLS))]
-    measured = False
+             f"Today: `exclusive_scan` of f32, {seq} (pscan's sequential reference) on one CPU "
+             f"core vs the GPU implementations (median ms; speedup = {seq} / implementation).", "",
+             "| " + " | ".join(["elements", "paper CPU ms", "paper GPU ms", "paper speedup",
+                                f"{seq} ms"] + [f"{i} ms" for i in gpu_impls] +
+                               [f"speedup {i}" for i in gpu_impls]) + " |",
+             "|---:|---:|---:|---:|---:|" + "---:|" * (2 * len(gpu_impls))]
+    found = False
     for n, cpu, gpu in HARRIS_TABLE:
-        seq = median_ms(results, "cpu", "exclusive_scan", "f32", n, "seq")
-        gpu_ms = [median_ms(results, "gpu", "exclusive_scan", "f32", n, i) for i in GPU_IMPLS]
-        measured = measured or seq is not None or any(gpu_ms)
-        speedups = [seq / t if seq and t else None for t in gpu_ms]
-        lines.append(f"| {n} | {cpu:.6f} | {gpu:.6f} | {cpu / gpu:.2f} | {fmt(seq, 6)} | " +
-                     " | ".join(fmt(t, 6) for t in gpu_ms) + " | " +
-                     " | ".join(fmt(s, 1) for s in speedups) + " |")
-    if not measured:
+        seq_ms = median_ms(results, "cpu", "exclusive_scan", "f32", n, seq)
+        gpu_ms = [median_ms(results, "gpu", "exclusive_scan", "f32", n, i) for i in gpu_impls]
+        found = found or seq_ms is not None or any(gpu_ms)
+        speedups = [seq_ms / t if seq_ms and t else None for t in gpu_ms]
+        lines.append("| " + " | ".join([str(n), f"{cpu:.6f}", f"{gpu:.6f}", f"{cpu / gpu:.2f}",
+                                        fmt(seq_ms, 6)] + [fmt(t, 6) for t in gpu_ms] +
+                                       [fmt(s, 1) for s in speedups]) + " |")
+    if not found:
         lines += ["", "_Not measured in this run: `scripts/compare --preset papers`._"]
     return lines
 
@@ -214,20 +249,25 @@ def geps(results, target, type_, n, impl):
     return rows[0]["gelem_per_s"] if rows else None
 
 
-def lightscan_section(results):
+def lightscan_section(results, impls):
+    gpu_impls = measured(results, names(impls, "gpu"), algorithm="inclusive_scan")
+    cpu_impls = measured(results, names(impls, "cpu", roles=("contender",), library="pscan"),
+                         algorithm="inclusive_scan")
     lines = ["## LightScan (Liu and Aluru), Tables 2 and 3, re-measured", "",
              "Paper: inclusive scan with +, Tesla K40c, CUDA 7.0. Today: `inclusive_scan`, in GEPS "
              "(10^9 elements/s, median time).", ""]
     sizes = sorted(LIGHTSCAN_TABLE2)
     for t, type_ in enumerate(LIGHTSCAN_TYPES):
         lines += [f"### Table 2 layout, {type_}", "",
-                  "| N | LightScan (K40c, paper) | " + " | ".join(GPU_IMPLS) + " |",
-                  "|---:|---:|" + "---:|" * len(GPU_IMPLS)]
+                  "| " + " | ".join(["N", "LightScan (K40c, paper)"] + gpu_impls) + " |",
+                  "|---:|---:|" + "---:|" * len(gpu_impls)]
         for n in sizes:
-            lines.append(f"| {n // 2**20}M | {LIGHTSCAN_TABLE2[n][t]:.1f} | " +
-                         " | ".join(fmt(geps(results, "gpu", type_, n, i), 1) for i in GPU_IMPLS) + " |")
+            lines.append("| " + " | ".join([f"{n // 2**20}M", f"{LIGHTSCAN_TABLE2[n][t]:.1f}"] +
+                                           [fmt(geps(results, "gpu", type_, n, i), 1)
+                                            for i in gpu_impls]) + " |")
         lines.append("")
-    measured_rows = [(f"{i}, today", "gpu", i) for i in GPU_IMPLS] + [("omp (CPU), today", "cpu", "omp")]
+    measured_rows = ([(f"{i}, today", "gpu", i) for i in gpu_impls] +
+                     [(f"{i} (CPU), today", "cpu", i) for i in cpu_impls])
     for measure, paper in LIGHTSCAN_TABLE3.items():
         lines += [f"### Table 3 layout: {measure} over 32M..512M", "",
                   "| implementation | Int32 | Int64 | Float | Double |", "|---|---:|---:|---:|---:|"]
@@ -246,9 +286,9 @@ def lightscan_section(results):
     return lines
 
 
-def write_papers(provenance, results, out):
+def write_papers(provenance, results, impls, out):
     lines = ["# The papers' tables, re-measured", "", provenance_line(provenance), ""]
-    lines += harris_section(results) + [""] + lightscan_section(results)
+    lines += harris_section(results, impls) + [""] + lightscan_section(results, impls)
     with open(os.path.join(out, "papers.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -262,10 +302,10 @@ def main():
     args = parser.parse_args()
     out = args.out or os.path.dirname(os.path.abspath(args.results))
     os.makedirs(out, exist_ok=True)
-    provenance, results = load(args.results)
-    write_headline(provenance, results, out)
-    write_papers(provenance, results, out)
-    write_plots(results, out, args.every_cell)
+    provenance, results, impls = load(args.results)
+    write_headline(provenance, results, impls, out)
+    write_papers(provenance, results, impls, out)
+    write_plots(results, impls, out, args.every_cell)
 
 
 if __name__ == "__main__":
