@@ -18,6 +18,9 @@ enum class algorithm {
   inclusive_scan_by_key,
   exclusive_scan_by_key,
   segmented_reduce,
+  transform_inclusive_scan,
+  transform_exclusive_scan,
+  transform_reduce,
 };
 
 // How an algorithm finds its segments: no segments, head flags, runs of equal keys, or offsets.
@@ -72,6 +75,18 @@ inline constexpr algorithm_descriptor algorithm_table[] = {
      "one reduce per segment, by offsets",
      segments_by::offsets, /*keys_as_well=*/true, output_shape::per_segment,
      /*returns_value=*/false, /*on_cpu=*/true},
+    {algorithm::transform_inclusive_scan, "transform_inclusive_scan",
+     "inclusive scan of x op x over the input",
+     segments_by::none, /*keys_as_well=*/false, output_shape::per_element,
+     /*returns_value=*/false, /*on_cpu=*/true},
+    {algorithm::transform_exclusive_scan, "transform_exclusive_scan",
+     "exclusive scan of x op x over the input, init the identity",
+     segments_by::none, /*keys_as_well=*/false, output_shape::per_element,
+     /*returns_value=*/false, /*on_cpu=*/true},
+    {algorithm::transform_reduce, "transform_reduce",
+     "reduce of x op x over the input, its value returned to the host",
+     segments_by::none, /*keys_as_well=*/false, output_shape::one,
+     /*returns_value=*/true, /*on_cpu=*/true},
 };
 // clang-format on
 

@@ -59,13 +59,27 @@ implementation numeric_implementation(const char* name, Policy... policy) {
     if (a == algorithm::exclusive_scan) {
       std::exclusive_scan(policy..., d.in, d.in + d.n, d.out, identity_value<T>(), op);
     }
-    if (is_reduction(a))
+    if (a == algorithm::reduce || a == algorithm::reduce_into) {
       *d.out = std::reduce(policy..., d.in, d.in + d.n, identity_value<T>(), op);
+    }
+    const self_combined<T> f{};
+    if (a == algorithm::transform_inclusive_scan) {
+      std::transform_inclusive_scan(policy..., d.in, d.in + d.n, d.out, op, f);
+    }
+    if (a == algorithm::transform_exclusive_scan) {
+      std::transform_exclusive_scan(policy..., d.in, d.in + d.n, d.out, identity_value<T>(), op,
+                                    f);
+    }
+    if (a == algorithm::transform_reduce) {
+      *d.out = std::transform_reduce(policy..., d.in, d.in + d.n, identity_value<T>(), op, f);
+    }
   };
-  implementation impl =
-      cpu_implementation(name, "std", {algorithm::inclusive_scan, algorithm::exclusive_scan,
-                                       algorithm::reduce, algorithm::reduce_into},
-                         body);
+  implementation impl = cpu_implementation(
+      name, "std",
+      {algorithm::inclusive_scan, algorithm::exclusive_scan, algorithm::reduce,
+       algorithm::reduce_into, algorithm::transform_inclusive_scan,
+       algorithm::transform_exclusive_scan, algorithm::transform_reduce},
+      body);
   impl.unsupported = [](algorithm a, element e) {
     return is_reduction(a) && e == element::affine ? needs_commutative("std::reduce") : "";
   };

@@ -10,6 +10,8 @@
 #include <thrust/functional.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
+#include <thrust/transform_reduce.h>
+#include <thrust/transform_scan.h>
 
 #include <map>
 #include <memory>
@@ -56,6 +58,9 @@ class caching_allocator {
 std::string thrust_unsupported(algorithm a, element e) {
   if (a == algorithm::reduce_into) return "thrust::reduce_into needs CCCL 3.2 or later";
   if (a == algorithm::reduce && e == element::affine) return needs_commutative("thrust::reduce");
+  if (a == algorithm::transform_reduce && e == element::affine) {
+    return needs_commutative("thrust::transform_reduce");
+  }
   return "";
 }
 
@@ -100,6 +105,17 @@ void thrust_call(thrust_state& st, algorithm a, const cell_buffers& b) {
                             static_cast<key_type*>(st.keys_out.get()), out,
                             thrust::equal_to<key_type>{}, op);
       return;
+    case algorithm::transform_inclusive_scan:
+      thrust::transform_inclusive_scan(policy, in, in + b.n, out, self_combined<T>{}, op);
+      return;
+    case algorithm::transform_exclusive_scan:
+      thrust::transform_exclusive_scan(policy, in, in + b.n, out, self_combined<T>{},
+                                       identity_value<T>(), op);
+      return;
+    case algorithm::transform_reduce:
+      *static_cast<T*>(b.host_result) = thrust::transform_reduce(
+          policy, in, in + b.n, self_combined<T>{}, identity_value<T>(), op);
+      return;
     default:  // reduce_into (ruled out by thrust_unsupported), or not among its algorithms
       return;
   }
@@ -117,7 +133,10 @@ implementation thrust_cuda() {
                      algorithm::segmented_inclusive_scan,
                      algorithm::inclusive_scan_by_key,
                      algorithm::exclusive_scan_by_key,
-                     algorithm::segmented_reduce};
+                     algorithm::segmented_reduce,
+                     algorithm::transform_inclusive_scan,
+                     algorithm::transform_exclusive_scan,
+                     algorithm::transform_reduce};
   impl.unsupported = thrust_unsupported;
   impl.unsupported_segments = [](algorithm a, const segment_lengths& s) {
     return no_empty_segments("thrust::reduce_by_key", a, s);

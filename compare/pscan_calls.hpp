@@ -53,6 +53,17 @@ void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool value_to_hos
       pscan::segmented_reduce(p, in, b.offsets, b.offsets + b.segments + 1, out,
                               identity_value<T>(), op);
       return;
+    case algorithm::transform_inclusive_scan:
+      pscan::transform_inclusive_scan(p, in, in + b.n, out, op, self_combined<T>{});
+      return;
+    case algorithm::transform_exclusive_scan:
+      pscan::transform_exclusive_scan(p, in, in + b.n, out, identity_value<T>(), op,
+                                      self_combined<T>{});
+      return;
+    case algorithm::transform_reduce:
+      *static_cast<T*>(value_to_host ? b.host_result : b.out) =
+          pscan::transform_reduce(p, in, in + b.n, identity_value<T>(), op, self_combined<T>{});
+      return;
   }
 }
 

@@ -50,6 +50,13 @@ struct op_for<affine> {
 template <class T>
 using op_t = typename op_for<T>::type;
 
+// The unary transform of the transform_ algorithms: x op x (2x for sums, a map composed with
+// itself), about as cheap as op, so that their cells measure the fused load, not the transform.
+template <class T>
+struct self_combined {
+  COMPARE_HD T operator()(const T& x) const { return op_t<T>{}(x, x); }
+};
+
 // The init of exclusive_scan, reduce and segmented_reduce: the identity (0, or x -> x).
 template <class T>
 COMPARE_HD T identity_value() {

@@ -28,6 +28,15 @@ class device_resource {
   virtual ~device_resource() = default;
 };
 
+}  // namespace pscan::cuda_common
+
+namespace pscan {
+// The allocator of a CUDA policy's temporaries, as .with(resource) takes it.
+using device_resource = cuda_common::device_resource;
+}  // namespace pscan
+
+namespace pscan::cuda_common {
+
 // `stream` as the calling translation unit means it, for libpscan (compiled apart): what 0
 // names depends on nvcc's --default-stream in each translation unit. Every stream handed to
 // libpscan goes through this; launches in headers use the policy's stream as given.

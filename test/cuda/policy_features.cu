@@ -13,7 +13,7 @@
 namespace conformance {
 
 // Counts what a policy takes from the caller's resource; stream-ordered, like the default pool.
-class counting_resource : public pscan::cuda_common::device_resource {
+class counting_resource : public pscan::device_resource {
  public:
   void* allocate(std::size_t bytes, cudaStream_t stream) override {
     void* memory = nullptr;

@@ -65,7 +65,7 @@ void check_scans_at(long long n, long long offset) {
 }
 
 // Counts the resource's allocations; memory comes from the stream-ordered allocator.
-class counting_resource : public pscan::cuda_common::device_resource {
+class counting_resource : public pscan::device_resource {
  public:
   void* allocate(std::size_t bytes, cudaStream_t stream) override {
     void* p = nullptr;
