@@ -76,12 +76,11 @@ std::vector<std::int64_t> sizes_around_tiles() {
   return pscan::cuda_common::with_build([](auto build) {
     using chained = pscan::cuda_chained_backend::tuning<A, decltype(build)::target>;
     using multipass = pscan::cuda_multipass_backend::tuning<A, decltype(build)::target>;
-    const std::int64_t one_block = cuda_chained_backend::register_tile_items;
-    const std::int64_t half = std::int64_t{cuda_chained_backend::scan_threads} *
-                              cuda_chained_backend::half_register_items;
-    const std::int64_t clusters = cuda_chained_backend::max_cluster_tiles;
-    const std::int64_t small = cuda_chained_backend::small_tile_items;
-    const std::int64_t large = cuda_chained_backend::tile_items;
+    const std::int64_t one_block = chained::register_tile_items;
+    const std::int64_t half = std::int64_t{chained::scan_threads} * chained::half_register_items;
+    const std::int64_t clusters = chained::max_cluster_tiles;
+    const std::int64_t small = chained::small_tile_items;
+    const std::int64_t large = chained::tile_items;
     // Small chained tiles while they number at most one per SM; past that, large ones.
     const std::int64_t small_tiles =
         std::max<std::int64_t>(sm_count() / 2, clusters * one_block / small + 2);
@@ -94,8 +93,7 @@ std::vector<std::int64_t> sizes_around_tiles() {
         // small chained tiles; large ones, with a 2-level and a 3-level deterministic tree
         small_tiles * small, large_tiles * large, 1025 * large,
         // the multi-pass scan with 2 levels, and at the step from 2 to 3
-        7 * cuda_multipass_backend::tile_items,
-        std::int64_t{cuda_multipass_backend::tile_items} * cuda_multipass_backend::tile_items};
+        7 * multipass::tile_items, std::int64_t{multipass::tile_items} * multipass::tile_items};
     std::vector<std::int64_t> sizes = {65537, 4194309};
     for (std::int64_t b : boundaries) {
       sizes.push_back(b - 1);
