@@ -2,36 +2,21 @@
 // transform_inclusive_scan, transform_exclusive_scan and transform_reduce, with <numeric>'s
 // signatures: the plain algorithms over the input seen through the unary operator f, so every
 // policy runs them with no code of its own, and the GPU kernels apply f as they load each
-// element (no pass, no temporary). f is called once per element, on the device for the CUDA
-// policies (where it must be a __device__ or __host__ __device__ callable).
+// element (no pass, no temporary; detail/transformed.hpp). f is pure (a backend may call it more
+// than once on an element); on the CUDA policies it runs on the device.
 
-#include <pscan/detail/config.hpp>
 #include <pscan/detail/dispatch.hpp>
-#include <pscan/detail/index_iterator.hpp>
 #include <pscan/detail/profiling.hpp>
+#include <pscan/detail/transformed.hpp>
 #include <pscan/functional.hpp>
 #include <pscan/reduce.hpp>
 #include <pscan/scan.hpp>
 
-#include <cstdint>
 #include <iterator>
 #include <type_traits>
 
 namespace pscan {
 namespace detail {
-
-// Element i of the input seen through f: f(first[i]) as the accumulator type A.
-template <class A, class InIt, class F>
-struct transformed {
-  InIt first;
-  F f;
-  PSCAN_HOST_DEVICE A operator()(std::int64_t i) const { return static_cast<A>(f(first[i])); }
-};
-
-template <class A, class InIt, class F>
-index_iterator<transformed<A, InIt, F>> transform_input(InIt first, F f) {
-  return {transformed<A, InIt, F>{first, f}};
-}
 
 // Whether the host can name f's result type (<numeric>'s accumulator of a transform scan without
 // init): not for an extended __device__ lambda.

@@ -46,6 +46,9 @@ class index_iterator {
   PSCAN_HOST_DEVICE bool operator<=(const index_iterator& o) const { return i_ <= o.i_; }
   PSCAN_HOST_DEVICE bool operator>=(const index_iterator& o) const { return i_ >= o.i_; }
 
+  PSCAN_HOST_DEVICE const F& function() const { return f_; }
+  PSCAN_HOST_DEVICE difference_type position() const { return i_; }
+
  private:
   F f_;
   difference_type i_;

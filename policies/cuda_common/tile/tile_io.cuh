@@ -5,9 +5,13 @@
 // memory, in 16-byte units where the type allows (LDG/STG.128 for aligned raw pointers, plain
 // first[i] for any other iterator); each warp transposes its own part of the tile through shared
 // memory (__syncwarp only, no block barrier). A partial tile moves only its first `valid` items.
+// The input of a transform_ algorithm over a raw pointer (detail/transformed.hpp) moves as that
+// pointer's units do, f applied to each item on the way.
 
 #include <cuda_common/tile/async_copy.cuh>
 #include <cuda_common/utility.cuh>
+
+#include <pscan/detail/transformed.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -69,6 +73,21 @@ __device__ __forceinline__ void load_warp_striped(InIt first, int valid, T (&ite
 #pragma unroll
       for (int j = 0; j < ITEMS / K; ++j) {
         detail::unpack_unit(units[lane + warp_threads * j], items + j * K);
+      }
+      return;
+    }
+  }
+  if constexpr (pscan::detail::is_transformed_pointer_v<InIt, T> && has_16_byte_units_v<T>) {
+    using U = typename pscan::detail::transformed_pointer<InIt, T>::source_type;
+    const U* source = first.function().first + first.position();
+    if (valid >= warp_threads * ITEMS && detail::is_aligned_16(source)) {
+      const int4* units = reinterpret_cast<const int4*>(source);
+#pragma unroll
+      for (int j = 0; j < ITEMS / K; ++j) {
+        U raw[K];
+        detail::unpack_unit(units[lane + warp_threads * j], raw);
+#pragma unroll
+        for (int k = 0; k < K; ++k) items[j * K + k] = static_cast<T>(first.function().f(raw[k]));
       }
       return;
     }
@@ -197,19 +216,31 @@ struct tile_io {
     T* region = warp_region(s);
     const int lane = lane_id();
     __syncwarp();  // the warp's previous use of its region is over
-    // Raw pointers to T copy asynchronously (cp.async) in 16-byte chunks; a warp segment is
-    // 32 * ITEMS items, a multiple of 32 bytes, so chunks never straddle segments.
+    // Raw pointers to T copy asynchronously (cp.async) in 16-byte chunks.
     if constexpr (is_pointer_to_v<InIt, T>) {
       if (warp_valid == warp_items && detail::is_aligned_16(first)) {
-        constexpr int chunks = static_cast<int>(warp_items * sizeof(T) / 16);
-        const auto* src = reinterpret_cast<const unsigned char*>(first);
-        auto* dst = reinterpret_cast<unsigned char*>(region);
+        copy_segment_async(first, region);
+        __syncwarp();
+        return;
+      }
+    }
+    // f(p[i]) over a raw pointer p: p's bytes as above, then each lane applies f in place to the
+    // units it copied (its own copies, complete after its wait).
+    if constexpr (pscan::detail::is_transformed_pointer_v<InIt, T> && has_16_byte_units_v<T>) {
+      using U = typename pscan::detail::transformed_pointer<InIt, T>::source_type;
+      const U* source = first.function().first + first.position();
+      if (warp_valid == warp_items && detail::is_aligned_16(source)) {
+        copy_segment_async(source, region);
 #pragma unroll
-        for (int c = lane; c < chunks; c += warp_threads) {
-          copy_async_16(dst + 16 * (has_16_byte_units_v<T> ? slot(c) : c), src + 16 * c);
+        for (int c = lane; c < warp_items / unit_items; c += warp_threads) {
+          T* unit = region + slot(c) * unit_items;
+          U raw[unit_items];
+          std::memcpy(raw, unit, sizeof raw);
+#pragma unroll
+          for (int k = 0; k < unit_items; ++k) {
+            unit[k] = static_cast<T>(first.function().f(raw[k]));
+          }
         }
-        commit_async_copies();
-        wait_async_copies();
         __syncwarp();
         return;
       }
@@ -273,6 +304,21 @@ struct tile_io {
       has_16_byte_units_v<T> && (thread_units & (thread_units - 1)) == 0;
 
   __device__ static int slot(int unit) { return swizzled ? unit ^ ((unit >> 3) & 7) : unit; }
+
+  // Copies the warp's whole segment from `source` (16-byte aligned, the segment's bytes) to its
+  // region, asynchronously, and waits for the calling lane's copies. A warp segment is 32 * ITEMS
+  // items, a multiple of 32 bytes, so 16-byte chunks never straddle segments.
+  __device__ static void copy_segment_async(const void* source, T* region) {
+    constexpr int chunks = static_cast<int>(warp_items * sizeof(T) / 16);
+    const auto* src = static_cast<const unsigned char*>(source);
+    auto* dst = reinterpret_cast<unsigned char*>(region);
+#pragma unroll
+    for (int c = lane_id(); c < chunks; c += warp_threads) {
+      copy_async_16(dst + 16 * (has_16_byte_units_v<T> ? slot(c) : c), src + 16 * c);
+    }
+    commit_async_copies();
+    wait_async_copies();
+  }
   // Where item i of the warp's segment lives in its region.
   __device__ static int position(int i) {
     return slot(i / unit_items) * unit_items + i % unit_items;
