@@ -126,17 +126,7 @@ implementation thrust_cuda() {
   impl.name = "thrust";
   impl.library = "thrust";
   impl.where = target::gpu;
-  impl.algorithms = {algorithm::inclusive_scan,
-                     algorithm::exclusive_scan,
-                     algorithm::reduce,
-                     algorithm::reduce_into,
-                     algorithm::segmented_inclusive_scan,
-                     algorithm::inclusive_scan_by_key,
-                     algorithm::exclusive_scan_by_key,
-                     algorithm::segmented_reduce,
-                     algorithm::transform_inclusive_scan,
-                     algorithm::transform_exclusive_scan,
-                     algorithm::transform_reduce};
+  impl.algorithms = every_algorithm();  // reduce_into: see thrust_unsupported
   impl.unsupported = thrust_unsupported;
   impl.unsupported_segments = [](algorithm a, const segment_lengths& s) {
     return no_empty_segments("thrust::reduce_by_key", a, s);

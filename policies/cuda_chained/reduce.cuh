@@ -64,11 +64,18 @@ __global__ void __launch_bounds__(tuning<A, Build::target>::reduce_threads)
 
 }  // namespace impl
 
+}  // namespace pscan::cuda_chained_backend
+
+namespace pscan::cuda_common {
+
 // The sink is made right before the launch: a host_result slot is taken only once nothing else
 // can throw.
+template <>
 template <class Build, class InIt, class Init, class Op, class MakeSink>
-auto kernels::reduce(const policy& p, InIt first, std::int64_t n, const Init& init, Op op,
-                     MakeSink make_sink) {
+auto kernels<cuda_chained_backend::policy>::reduce(const cuda_chained_backend::policy& p,
+                                                   InIt first, std::int64_t n, const Init& init,
+                                                   Op op, MakeSink make_sink) {
+  using namespace cuda_chained_backend;
   using A = pscan::detail::init_value_t<Init>;
   using sink_type = decltype(make_sink());
   using cfg = tuning<A, Build::target>;
@@ -87,4 +94,4 @@ auto kernels::reduce(const policy& p, InIt first, std::int64_t n, const Init& in
   return sink;
 }
 
-}  // namespace pscan::cuda_chained_backend
+}  // namespace pscan::cuda_common

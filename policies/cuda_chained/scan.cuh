@@ -1,13 +1,13 @@
 #pragma once
-// The scans of pscan::cuda_chained (kernels::scan): one kernel launch per call, reading the input
-// once and writing the output once (2n of memory traffic, like a copy). What fits one
-// register-resident tile goes to the one-block kernel; up to tuning's max_cluster_tiles such
-// tiles (half-size ones where those suffice) to the cluster kernel; more to the chained kernel
-// with the stream's cached tile state, in small tiles while those number at most tuning's
-// small_tiles_per_sm per SM, else in large ones. A segmented input (the segmented scans and scans
-// by key) goes to the chained kernel with the segmented tile agent, which reads values, flags or
-// keys once each; the look-back carries (aggregate, head) pairs, so a tile that starts a segment
-// is its own inclusive prefix.
+// The scans of pscan::cuda_chained (cuda_common::kernels<policy>::scan): one kernel launch per
+// call, reading the input once and writing the output once (2n of memory traffic, like a copy).
+// What fits one register-resident tile goes to the one-block kernel; up to tuning's
+// max_cluster_tiles such tiles (half-size ones where those suffice) to the cluster kernel; more to
+// the chained kernel with the stream's cached tile state, in small tiles while those number at most
+// tuning's small_tiles_per_sm per SM, else in large ones. A segmented input (the segmented scans
+// and scans by key) goes to the chained kernel with the segmented tile agent, which reads values,
+// flags or keys once each; the look-back carries (aggregate, head) pairs, so a tile that starts a
+// segment is its own inclusive prefix.
 
 #include <cuda_chained/call_state.cuh>
 #include <cuda_chained/lookback_tree.cuh>
@@ -129,11 +129,18 @@ struct tiled_value<pscan::detail::flagged<T>, true> {
 
 }  // namespace impl
 
+}  // namespace pscan::cuda_chained_backend
+
+namespace pscan::cuda_common {
+
 // Init: a value of the accumulator type, or a deferred init (read in the kernel) of that type.
 // Register tiles take plain inputs only; a segmented input goes to the chained kernel.
+template <>
 template <class Build, bool Exclusive, bool HasInit, class InIt, class OutIt, class Init, class Op>
-void kernels::scan(const policy& p, InIt first, std::int64_t n, OutIt out, const Init& init,
-                   Op op) {
+void kernels<cuda_chained_backend::policy>::scan(const cuda_chained_backend::policy& p, InIt first,
+                                                 std::int64_t n, OutIt out, const Init& init,
+                                                 Op op) {
+  using namespace cuda_chained_backend;
   using A = pscan::detail::init_value_t<Init>;
   if constexpr (!cuda_common::is_segmented_input_v<InIt>) {
     using cfg = tuning<A, Build::target>;
@@ -166,4 +173,4 @@ void kernels::scan(const policy& p, InIt first, std::int64_t n, OutIt out, const
   }
 }
 
-}  // namespace pscan::cuda_chained_backend
+}  // namespace pscan::cuda_common

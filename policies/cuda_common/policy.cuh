@@ -58,8 +58,23 @@ __global__ void take_bad_offsets_report_kernel(unsigned long long* report,
   *taken = atomicExch(report, no_bad_offset);
 }
 
-// The state of a CUDA policy. Modifiers return a new policy of the derived type, whose `kernels`
-// are the backend's launchers: every algorithm starts in cuda_common/algorithms/ and runs them.
+// What a CUDA backend implements for its policy P: the launchers every algorithm of
+// cuda_common/algorithms/ runs, for build Build (target.cuh). Declared once here; each backend
+// defines them for its policy (its scan.cuh and reduce.cuh).
+template <class P>
+struct kernels {
+  // out[0 .. n) = the scan of first[0 .. n) (n > 0; a plain or a segmented input).
+  template <class Build, bool Exclusive, bool HasInit, class InIt, class OutIt, class Init,
+            class Op>
+  static void scan(const P& p, InIt first, std::int64_t n, OutIt out, const Init& init, Op op);
+  // init op first[0] op ... op first[n - 1] (n > 0) into the sink make_sink() returns, which it
+  // returns.
+  template <class Build, class InIt, class Init, class Op, class MakeSink>
+  static auto reduce(const P& p, InIt first, std::int64_t n, const Init& init, Op op,
+                     MakeSink make_sink);
+};
+
+// The state of a CUDA policy. Modifiers return a new policy of the derived type.
 template <class Derived>
 struct policy_base : execution_policy_base {
   // Kernels read a pscan::future_value init from device memory when they run.

@@ -55,11 +55,18 @@ __global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
 
 }  // namespace impl
 
+}  // namespace pscan::cuda_multipass_backend
+
+namespace pscan::cuda_common {
+
 // The sink is made right before the launch that publishes: a host_result slot is taken only
 // once nothing else can throw.
+template <>
 template <class Build, class InIt, class Init, class Op, class MakeSink>
-auto kernels::reduce(const policy& p, InIt first, std::int64_t n, const Init& init, Op op,
-                     MakeSink make_sink) {
+auto kernels<cuda_multipass_backend::policy>::reduce(const cuda_multipass_backend::policy& p,
+                                                     InIt first, std::int64_t n,
+                                                     const Init& init, Op op, MakeSink make_sink) {
+  using namespace cuda_multipass_backend;
   using A = pscan::detail::init_value_t<Init>;
   using cfg = tuning<A, Build::target>;
   using range = cuda_common::block_range_reduce<A, cfg::block_threads, cfg::items>;
@@ -82,4 +89,4 @@ auto kernels::reduce(const policy& p, InIt first, std::int64_t n, const Init& in
   return finish(partials.data(), blocks);
 }
 
-}  // namespace pscan::cuda_multipass_backend
+}  // namespace pscan::cuda_common

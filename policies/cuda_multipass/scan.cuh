@@ -1,5 +1,6 @@
 #pragma once
-// The scans of pscan::cuda_multipass (kernels::scan): reduce-then-scan, recursively.
+// The scans of pscan::cuda_multipass (cuda_common::kernels<policy>::scan): reduce-then-scan,
+// recursively.
 //   1. upsweep:   each tile (block_threads x items) reduces to its total      (reads n)
 //   2. the tile totals are scanned by this same algorithm, as many levels as n needs (the last
 //      level is one tile, scanned by a single block); init, when given, enters there
@@ -159,10 +160,17 @@ void scan_level(InIt first, std::int64_t n, OutIt out, const Init& init, Op op, 
 
 }  // namespace impl
 
+}  // namespace pscan::cuda_multipass_backend
+
+namespace pscan::cuda_common {
+
 // The scratch holds every level's tile totals.
+template <>
 template <class Build, bool Exclusive, bool HasInit, class InIt, class OutIt, class Init, class Op>
-void kernels::scan(const policy& p, InIt first, std::int64_t n, OutIt out, const Init& init,
-                   Op op) {
+void kernels<cuda_multipass_backend::policy>::scan(const cuda_multipass_backend::policy& p,
+                                                   InIt first, std::int64_t n, OutIt out,
+                                                   const Init& init, Op op) {
+  using namespace cuda_multipass_backend;
   using A = pscan::detail::init_value_t<Init>;
   cuda_common::temporary_buffer<A> scratch(
       static_cast<std::size_t>(impl::scratch_elements<Build, A>(
@@ -172,4 +180,4 @@ void kernels::scan(const policy& p, InIt first, std::int64_t n, OutIt out, const
                                                  p.stream);
 }
 
-}  // namespace pscan::cuda_multipass_backend
+}  // namespace pscan::cuda_common
