@@ -40,6 +40,7 @@ struct right {
 template <class T, class It>
 struct present_as {
   It it;
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
   PSCAN_HOST_DEVICE partial<T> operator()(std::int64_t i) const {
     return partial<T>{true, static_cast<T>(it[i])};
   }
@@ -77,6 +78,7 @@ struct leading_elements {
   It it;
   std::int64_t count;
   Op op;
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
   PSCAN_HOST_DEVICE operator T() const {
     T total = static_cast<T>(it[0]);
     for (std::int64_t i = 1; i < count; ++i) total = static_cast<T>(op(total, it[i]));

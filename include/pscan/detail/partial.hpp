@@ -14,6 +14,7 @@ struct partial {
 };
 
 // x op y, where either side may be nothing: nothing op y = y, x op nothing = x.
+PSCAN_CALLS_WHAT_IT_IS_GIVEN
 template <class T, class Op>
 PSCAN_HOST_DEVICE PSCAN_FORCEINLINE partial<T> join(const partial<T>& x, const partial<T>& y,
                                                  const Op& op) {
@@ -26,6 +27,7 @@ PSCAN_HOST_DEVICE PSCAN_FORCEINLINE partial<T> join(const partial<T>& x, const p
 template <class Op>
 struct partial_op {
   Op op;
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
   template <class T>
   PSCAN_HOST_DEVICE PSCAN_FORCEINLINE partial<T> operator()(const partial<T>& x,
                                                            const partial<T>& y) const {

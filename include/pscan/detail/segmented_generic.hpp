@@ -24,6 +24,7 @@ struct flagged {
 template <class Op>
 struct lifted_op {
   Op op;
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
   template <class T>
   PSCAN_HOST_DEVICE flagged<T> operator()(const flagged<T>& a, const flagged<T>& b) const {
     if (b.head) return b;
@@ -35,6 +36,7 @@ struct lifted_op {
 template <class FlagIt>
 struct flag_heads {
   FlagIt flags;
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
   PSCAN_HOST_DEVICE bool operator()(std::int64_t i) const { return i == 0 || flags[i] != 0; }
 };
 
@@ -42,6 +44,7 @@ template <class KeyIt, class KeyEq>
 struct key_heads {
   KeyIt keys;
   KeyEq eq;
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
   PSCAN_HOST_DEVICE bool operator()(std::int64_t i) const {
     return i == 0 || !eq(keys[i - 1], keys[i]);
   }
@@ -52,6 +55,7 @@ template <class T, class InIt, class Heads>
 struct flagged_input {
   InIt values;
   Heads heads;
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
   PSCAN_HOST_DEVICE flagged<T> operator()(std::int64_t i) const {
     return flagged<T>{static_cast<T>(values[i]), heads(i)};
   }
@@ -66,6 +70,7 @@ struct flagged_input_with_init {
   Heads heads;
   Init init;
   Op op;
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
   PSCAN_HOST_DEVICE flagged<T> operator()(std::int64_t i) const {
     if (heads(i)) {
       return flagged<T>{static_cast<T>(op(static_cast<const T&>(init), values[i])), true};
@@ -80,6 +85,7 @@ struct value_output {
   struct writer {
     OutIt out;
     std::int64_t i;
+    PSCAN_CALLS_WHAT_IT_IS_GIVEN
     template <class T>
     PSCAN_HOST_DEVICE const writer& operator=(const flagged<T>& p) const {
       out[i] = p.value;
@@ -99,6 +105,7 @@ struct exclusive_output {
     Heads heads;
     Init init;
     std::int64_t i;
+    PSCAN_CALLS_WHAT_IT_IS_GIVEN
     template <class U>
     PSCAN_HOST_DEVICE const writer& operator=(const flagged<U>& p) const {
       out[i] = heads(i) ? static_cast<const T&>(init) : p.value;

@@ -16,6 +16,7 @@ template <class A, class InIt, class F>
 struct transformed {
   InIt first;
   F f;
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
   PSCAN_HOST_DEVICE A operator()(std::int64_t i) const { return static_cast<A>(f(first[i])); }
 };
 
