@@ -12,6 +12,7 @@
 #include <pscan/reduce.hpp>
 #include <pscan/scan.hpp>
 
+#include <cstddef>
 #include <iterator>
 #include <type_traits>
 
@@ -41,6 +42,19 @@ struct transform_result<InIt, F, false> {
   using type = typename std::iterator_traits<InIt>::value_type;
 };
 
+// A transform_ scan with an init: f's results are held as init's type.
+template <std::size_t N, class P, class InIt, class OutIt, class T, class Op, class F, class Scan>
+OutIt scan_with_init(const char (&name)[N], const P& policy, InIt first, InIt last, OutIt out,
+                     const T& init, const Op&, F f, Scan&& scan) {
+  const profile_range range(name);
+  if constexpr (!accepts_init<P, Op, T>()) {
+    return out;  // a static_assert has said why
+  } else {
+    return scan_entry(policy, name, first, last, out, init,
+                      transform_input<init_value_t<T>>(first, f), scan);
+  }
+}
+
 struct transform_inclusive_scan_fn {
   template <class P, class InIt, class OutIt, class Op, class F>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op, F f) const {
@@ -59,32 +73,20 @@ struct transform_inclusive_scan_fn {
 
   template <class P, class InIt, class OutIt, class Op, class F, class T>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op, F f, T init) const {
-    const profile_range range("pscan::transform_inclusive_scan");
-    if constexpr (!accepts_init<P, Op, T>()) {
-      return out;  // a static_assert has said why
-    } else {
-      return scan_entry(policy, "pscan::transform_inclusive_scan", first, last, out, init,
-                        transform_input<init_value_t<T>>(first, f),
-                        [&](auto in, auto in_last) {
-                          return adl_inclusive_scan::call(policy, in, in_last, out, op, init);
-                        });
-    }
+    return scan_with_init("pscan::transform_inclusive_scan", policy, first, last, out, init, op,
+                          f, [&](auto in, auto in_last) {
+                            return adl_inclusive_scan::call(policy, in, in_last, out, op, init);
+                          });
   }
 };
 
 struct transform_exclusive_scan_fn {
   template <class P, class InIt, class OutIt, class T, class Op, class F>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, T init, Op op, F f) const {
-    const profile_range range("pscan::transform_exclusive_scan");
-    if constexpr (!accepts_init<P, Op, T>()) {
-      return out;  // a static_assert has said why
-    } else {
-      return scan_entry(policy, "pscan::transform_exclusive_scan", first, last, out, init,
-                        transform_input<init_value_t<T>>(first, f),
-                        [&](auto in, auto in_last) {
-                          return adl_exclusive_scan::call(policy, in, in_last, out, init, op);
-                        });
-    }
+    return scan_with_init("pscan::transform_exclusive_scan", policy, first, last, out, init, op,
+                          f, [&](auto in, auto in_last) {
+                            return adl_exclusive_scan::call(policy, in, in_last, out, init, op);
+                          });
   }
 };
 

@@ -39,6 +39,35 @@ template <class It, class T>
 inline constexpr bool is_pointer_to_v =
     std::is_pointer_v<It> && std::is_same_v<std::remove_cv_t<std::remove_pointer_t<It>>, T>;
 
+// The memory behind an input iterator of T that tiles move in 16-byte units: a raw pointer to T,
+// or a transform_ input over a raw pointer to raw_type of T's size (detail/transformed.hpp),
+// whose items become T's through f on the way. Other iterators have none (available = false).
+template <class It, class T, class = void>
+struct unit_source {
+  static constexpr bool available = false;
+  static constexpr bool transforms = false;
+};
+template <class It, class T>
+struct unit_source<It, T, std::enable_if_t<is_pointer_to_v<It, T>>> {
+  static constexpr bool available = true;
+  static constexpr bool transforms = false;
+  using raw_type = T;
+  __device__ static const T* memory(It first) { return first; }
+  __device__ static T item(It, const T& raw) { return raw; }
+};
+template <class It, class T>
+struct unit_source<It, T, std::enable_if_t<pscan::detail::is_transformed_pointer_v<It, T>>> {
+  static constexpr bool available = true;
+  static constexpr bool transforms = true;
+  using raw_type = typename pscan::detail::transformed_pointer<It, T>::source_type;
+  __device__ static const raw_type* memory(const It& first) {
+    return first.function().first + first.position();
+  }
+  __device__ static T item(const It& first, const raw_type& raw) {
+    return static_cast<T>(first.function().f(raw));
+  }
+};
+
 namespace detail {
 
 template <class P>
@@ -67,27 +96,21 @@ __device__ __forceinline__ void load_warp_striped(InIt first, int valid, T (&ite
   constexpr int K = unit_items_v<T>;
   static_assert(ITEMS % K == 0, "ITEMS must be a multiple of the items in a 16-byte unit");
   const int lane = lane_id();
-  if constexpr (is_pointer_to_v<InIt, T> && has_16_byte_units_v<T>) {
-    if (valid >= warp_threads * ITEMS && detail::is_aligned_16(first)) {
-      const int4* units = reinterpret_cast<const int4*>(first);
+  using source = unit_source<InIt, T>;
+  if constexpr (source::available && has_16_byte_units_v<T>) {
+    const auto* memory = source::memory(first);
+    if (valid >= warp_threads * ITEMS && detail::is_aligned_16(memory)) {
+      const int4* units = reinterpret_cast<const int4*>(memory);
 #pragma unroll
       for (int j = 0; j < ITEMS / K; ++j) {
-        detail::unpack_unit(units[lane + warp_threads * j], items + j * K);
-      }
-      return;
-    }
-  }
-  if constexpr (pscan::detail::is_transformed_pointer_v<InIt, T> && has_16_byte_units_v<T>) {
-    using U = typename pscan::detail::transformed_pointer<InIt, T>::source_type;
-    const U* source = first.function().first + first.position();
-    if (valid >= warp_threads * ITEMS && detail::is_aligned_16(source)) {
-      const int4* units = reinterpret_cast<const int4*>(source);
+        if constexpr (source::transforms) {
+          typename source::raw_type raw[K];
+          detail::unpack_unit(units[lane + warp_threads * j], raw);
 #pragma unroll
-      for (int j = 0; j < ITEMS / K; ++j) {
-        U raw[K];
-        detail::unpack_unit(units[lane + warp_threads * j], raw);
-#pragma unroll
-        for (int k = 0; k < K; ++k) items[j * K + k] = static_cast<T>(first.function().f(raw[k]));
+          for (int k = 0; k < K; ++k) items[j * K + k] = source::item(first, raw[k]);
+        } else {
+          detail::unpack_unit(units[lane + warp_threads * j], items + j * K);
+        }
       }
       return;
     }
@@ -216,29 +239,21 @@ struct tile_io {
     T* region = warp_region(s);
     const int lane = lane_id();
     __syncwarp();  // the warp's previous use of its region is over
-    // Raw pointers to T copy asynchronously (cp.async) in 16-byte chunks.
-    if constexpr (is_pointer_to_v<InIt, T>) {
-      if (warp_valid == warp_items && detail::is_aligned_16(first)) {
-        copy_segment_async(first, region);
-        __syncwarp();
-        return;
-      }
-    }
-    // f(p[i]) over a raw pointer p: p's bytes as above, then each lane applies f in place to the
-    // units it copied (its own copies, complete after its wait).
-    if constexpr (pscan::detail::is_transformed_pointer_v<InIt, T> && has_16_byte_units_v<T>) {
-      using U = typename pscan::detail::transformed_pointer<InIt, T>::source_type;
-      const U* source = first.function().first + first.position();
-      if (warp_valid == warp_items && detail::is_aligned_16(source)) {
-        copy_segment_async(source, region);
+    // The source's bytes copy asynchronously (cp.async) in 16-byte chunks; under a transform,
+    // each lane then applies f in place to the units it copied (complete after its own wait).
+    using source = unit_source<InIt, T>;
+    if constexpr (source::available && (!source::transforms || has_16_byte_units_v<T>)) {
+      const auto* memory = source::memory(first);
+      if (warp_valid == warp_items && detail::is_aligned_16(memory)) {
+        copy_segment_async(memory, region);
+        if constexpr (source::transforms) {
 #pragma unroll
-        for (int c = lane; c < warp_items / unit_items; c += warp_threads) {
-          T* unit = region + slot(c) * unit_items;
-          U raw[unit_items];
-          std::memcpy(raw, unit, sizeof raw);
+          for (int c = lane; c < warp_items / unit_items; c += warp_threads) {
+            T* unit = region + slot(c) * unit_items;
+            typename source::raw_type raw[unit_items];
+            std::memcpy(raw, unit, sizeof raw);
 #pragma unroll
-          for (int k = 0; k < unit_items; ++k) {
-            unit[k] = static_cast<T>(first.function().f(raw[k]));
+            for (int k = 0; k < unit_items; ++k) unit[k] = source::item(first, raw[k]);
           }
         }
         __syncwarp();
