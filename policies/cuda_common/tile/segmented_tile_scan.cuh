@@ -139,11 +139,13 @@ struct segmented_tile_scan {
   template <bool Exclusive, class In, class Lifted, class Init>
   __device__ static A scan_totals(const In& in, int valid, Lifted lifted, const Init& init,
                                   storage& s, std::uint32_t& heads, A& total, bool& has_prefix) {
-    io::load_to_shared(in.values, valid, s.tile);
     const int thread_valid = thread_items(valid);
-    heads = thread_valid > 0
-                ? thread_heads<ITEMS>(in.heads, in.position + threadIdx.x * ITEMS, thread_valid)
-                : 0u;
+    heads = 0u;
+    io::load_to_shared(in.values, valid, s.tile, [&] {
+      if (thread_valid > 0) {
+        heads = thread_heads<ITEMS>(in.heads, in.position + threadIdx.x * ITEMS, thread_valid);
+      }
+    });
     A mine{};  // threads without items pass it along; block_scan never combines it
     bool has_mine = false;
     T* region = io::warp_region(s.tile);

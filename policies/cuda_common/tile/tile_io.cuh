@@ -231,9 +231,12 @@ struct tile_io {
   }
 
   // Items < valid of the calling warp's segment into its region of `s`, in the layout of
-  // load(); the lanes' copies are visible to the whole warp on return.
-  template <class InIt>
-  __device__ static void load_to_shared(InIt tile_first, int valid, storage& s) {
+  // load(); the lanes' copies are visible to the whole warp on return. while_loading() runs
+  // while the copies are in flight, so that the tile's other loads (head flags, keys) overlap
+  // them instead of following them.
+  template <class InIt, class WhileLoading>
+  __device__ static void load_to_shared(InIt tile_first, int valid, storage& s,
+                                        WhileLoading&& while_loading) {
     const int warp_valid = min(max(valid - warp_id() * warp_items, 0), warp_items);
     const InIt first = tile_first + warp_id() * warp_items;
     T* region = warp_region(s);
@@ -246,6 +249,8 @@ struct tile_io {
       const auto* memory = source::memory(first);
       if (warp_valid == warp_items && detail::is_aligned_16(memory)) {
         copy_segment_async(memory, region);
+        while_loading();
+        wait_async_copies();
         if constexpr (source::transforms) {
 #pragma unroll
           for (int c = lane; c < warp_items / unit_items; c += warp_threads) {
@@ -260,6 +265,7 @@ struct tile_io {
         return;
       }
     }
+    while_loading();
 #pragma unroll
     for (int j = 0; j < thread_units; ++j) {
 #pragma unroll
@@ -269,6 +275,11 @@ struct tile_io {
       }
     }
     __syncwarp();
+  }
+
+  template <class InIt>
+  __device__ static void load_to_shared(InIt tile_first, int valid, storage& s) {
+    load_to_shared(tile_first, valid, s, [] {});
   }
 
   // Items < valid of the calling warp's segment from its region of `s` to tile_out.
@@ -320,9 +331,10 @@ struct tile_io {
 
   __device__ static int slot(int unit) { return swizzled ? unit ^ ((unit >> 3) & 7) : unit; }
 
-  // Copies the warp's whole segment from `source` (16-byte aligned, the segment's bytes) to its
-  // region, asynchronously, and waits for the calling lane's copies. A warp segment is 32 * ITEMS
-  // items, a multiple of 32 bytes, so 16-byte chunks never straddle segments.
+  // Starts copying the warp's whole segment from `source` (16-byte aligned, the segment's bytes)
+  // to its region, asynchronously; wait_async_copies() waits for the calling lane's copies. A
+  // warp segment is 32 * ITEMS items, a multiple of 32 bytes, so 16-byte chunks never straddle
+  // segments.
   __device__ static void copy_segment_async(const void* source, T* region) {
     constexpr int chunks = static_cast<int>(warp_items * sizeof(T) / 16);
     const auto* src = static_cast<const unsigned char*>(source);
@@ -332,7 +344,6 @@ struct tile_io {
       copy_async_16(dst + 16 * (has_16_byte_units_v<T> ? slot(c) : c), src + 16 * c);
     }
     commit_async_copies();
-    wait_async_copies();
   }
   // Where item i of the warp's segment lives in its region.
   __device__ static int position(int i) {
