@@ -51,6 +51,8 @@ PSCAN_DETAIL_DISPATCH(segmented_exclusive_scan)
 PSCAN_DETAIL_DISPATCH(inclusive_scan_by_key)
 PSCAN_DETAIL_DISPATCH(exclusive_scan_by_key)
 PSCAN_DETAIL_DISPATCH(segmented_reduce)
+PSCAN_DETAIL_DISPATCH(reduce_by_key)
+PSCAN_DETAIL_DISPATCH(reduce_by_key_into)
 PSCAN_DETAIL_DISPATCH(check_iterator)
 
 #undef PSCAN_DETAIL_DISPATCH

@@ -1,0 +1,114 @@
+#pragma once
+// The generic reduce_by_key: one inclusive scan whose accumulator carries, beside the lifted
+// (value, head) of segmented_generic.hpp, the number of runs begun so far. The scan's value at i
+// is then i's run number and its run's reduction up to i: a run's first element writes its key to
+// keys_out[run], its last writes the reduction to values_out[run]. Every backend gets it from its
+// inclusive_scan; op sees only input values and results of op.
+
+#include <pscan/detail/config.hpp>
+#include <pscan/detail/dispatch.hpp>
+#include <pscan/detail/index_iterator.hpp>
+#include <pscan/detail/segmented_generic.hpp>
+#include <pscan/functional.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+
+namespace pscan::detail {
+
+// A stretch's reduction from its last run start on, and the runs that start in it.
+template <class T>
+struct counted {
+  T value;
+  std::int64_t runs;
+};
+
+// (s, r) (+) (s', r') = (r' > 0 ? s' : s op s', r + r'): the lifted operator with a count.
+template <class Op>
+struct counted_op {
+  Op op;
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
+  template <class T>
+  PSCAN_HOST_DEVICE counted<T> operator()(const counted<T>& a, const counted<T>& b) const {
+    if (b.runs > 0) return {b.value, a.runs + b.runs};
+    return {static_cast<T>(op(a.value, b.value)), a.runs};
+  }
+};
+
+template <class T, class InIt, class Heads>
+struct counted_input {
+  InIt values;
+  Heads heads;
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
+  PSCAN_HOST_DEVICE counted<T> operator()(std::int64_t i) const {
+    return {static_cast<T>(values[i]), heads(i) ? 1 : 0};
+  }
+};
+
+// Assigning the scan's value at i: the key where a run starts, the value where it ends, and
+// the number of runs at the last element (to *runs_out, unless RunsOut is std::nullptr_t).
+template <class KeyIt, class Heads, class KeyOut, class ValOut, class RunsOut>
+struct run_output {
+  struct writer {
+    const run_output* self;
+    std::int64_t i;
+    PSCAN_CALLS_WHAT_IT_IS_GIVEN
+    template <class T>
+    PSCAN_HOST_DEVICE const writer& operator=(const counted<T>& p) const {
+      const run_output& o = *self;
+      const std::int64_t run = p.runs - 1;
+      const bool last = i + 1 == o.n;
+      if (o.heads(i)) o.keys_out[run] = o.keys[i];
+      if (last || o.heads(i + 1)) o.values_out[run] = p.value;
+      if constexpr (!std::is_same_v<RunsOut, std::nullptr_t>) {
+        if (last) *o.runs_out = p.runs;
+      }
+      return *this;
+    }
+  };
+  KeyIt keys;
+  Heads heads;
+  std::int64_t n;
+  KeyOut keys_out;
+  ValOut values_out;
+  RunsOut runs_out;
+};
+
+template <class Output>
+struct run_writers {
+  Output output;
+  PSCAN_HOST_DEVICE typename Output::writer operator()(std::int64_t i) const { return {&output, i}; }
+};
+
+// Writes the runs of keys[0, n) (n > 0) and, unless runs_out is nullptr, their number.
+template <class P, class KeyIt, class InIt, class KeyOut, class ValOut, class RunsOut, class KeyEq,
+          class Op>
+void reduce_runs(const P& policy, KeyIt keys, std::int64_t n, InIt values, KeyOut keys_out,
+                 ValOut values_out, RunsOut runs_out, KeyEq eq, Op op) {
+  using T = typename std::iterator_traits<InIt>::value_type;
+  using Heads = key_heads<KeyIt, KeyEq>;
+  const Heads heads{keys, eq};
+  const auto in = make_index_iterator(counted_input<T, InIt, Heads>{values, heads});
+  using Output = run_output<KeyIt, Heads, KeyOut, ValOut, RunsOut>;
+  adl_inclusive_scan::call(
+      policy, in, in + n,
+      make_index_iterator(run_writers<Output>{Output{keys, heads, n, keys_out, values_out, runs_out}}),
+      counted_op<Op>{op});
+}
+
+template <class Heads>
+struct head_count {
+  Heads heads;
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
+  PSCAN_HOST_DEVICE std::int64_t operator()(std::int64_t i) const { return heads(i) ? 1 : 0; }
+};
+
+// The number of runs of keys[0, n), on the host.
+template <class P, class KeyIt, class KeyEq>
+std::int64_t count_runs(const P& policy, KeyIt keys, std::int64_t n, KeyEq eq) {
+  const auto heads = make_index_iterator(head_count<key_heads<KeyIt, KeyEq>>{{keys, eq}});
+  return adl_reduce::call(policy, heads, heads + n, std::int64_t{0}, plus<>{});
+}
+
+}  // namespace pscan::detail

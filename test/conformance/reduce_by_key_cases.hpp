@@ -1,0 +1,89 @@
+#pragma once
+// Conformance: reduce_by_key and reduce_by_key_into at every run density, with pscan::equal_to
+// and with a KeyEq under which unequal keys share a run (the run's first key is the one written).
+// Instantiate with CONFORMANCE_REDUCE_BY_KEY_CASES(fixtures...).
+
+#include "reference.hpp"
+#include "segmented_cases.hpp"
+#include "segments.hpp"
+#include "value_kinds.hpp"
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace conformance {
+
+// The runs of keys under eq, by a plain loop: each run's first key and the reduction of its
+// values, left to right.
+template <class V, class Op, class KeyEq>
+std::pair<std::vector<std::int32_t>, std::vector<V>> expected_runs(
+    const std::vector<std::int32_t>& keys, const std::vector<V>& values, Op op, KeyEq eq) {
+  std::vector<std::int32_t> run_keys;
+  std::vector<V> run_values;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (i == 0 || !eq(keys[i - 1], keys[i])) {
+      run_keys.push_back(keys[i]);
+      run_values.push_back(values[i]);
+    } else {
+      run_values.back() = op(run_values.back(), values[i]);
+    }
+  }
+  return {run_keys, run_values};
+}
+
+// The first `count` elements of v (count <= v.size()).
+template <class T>
+std::vector<T> leading(std::vector<T> v, std::int64_t count) {
+  REQUIRE(count <= static_cast<std::int64_t>(v.size()));
+  v.resize(static_cast<std::size_t>(count));
+  return v;
+}
+
+}  // namespace conformance
+
+TEST_CASE_TEMPLATE_DEFINE("reduce_by_key", F, reduce_by_key_case) {
+  using namespace conformance;
+  CONFORMANCE_SEEDED_RANDOM(random);
+  for_each_segmentation([&](auto kind, std::int64_t n, std::uint64_t rate) {
+    using K = decltype(kind);
+    const typename K::op_type op{};
+    const auto input = make_values<K>(random, n);
+    const auto key_values = make_keys(random, n, rate);
+    auto in = F::upload(input);
+    auto keys = F::upload(key_values);
+    auto check = [&](auto eq) {
+      const auto [want_keys, want_values] = expected_runs(key_values, input, op, eq);
+      const auto runs = static_cast<std::int64_t>(want_keys.size());
+      auto keys_out = F::upload(std::vector<std::int32_t>(std::size_t(n), -1));
+      auto values_out = F::upload(make_values<K>(random, n));
+      const auto ends = pscan::reduce_by_key(F::policy(), keys.begin(), keys.end(), in.begin(),
+                                             keys_out.begin(), values_out.begin(), eq, op);
+      CHECK(ends.first - keys_out.begin() == runs);
+      CHECK(ends.second - values_out.begin() == runs);
+      check_equal(want_keys, leading(F::download(keys_out), runs));
+      check_equal(want_values, leading(F::download(values_out), runs));
+
+      INFO("reduce_by_key_into");
+      auto runs_out = F::upload(std::vector<std::int64_t>{-1});
+      keys_out = F::upload(std::vector<std::int32_t>(std::size_t(n), -1));
+      values_out = F::upload(make_values<K>(random, n));
+      pscan::reduce_by_key_into(F::policy(), keys.begin(), keys.end(), in.begin(),
+                                keys_out.begin(), values_out.begin(), runs_out.begin(), eq, op);
+      CHECK(F::download(runs_out)[0] == runs);
+      check_equal(want_keys, leading(F::download(keys_out), runs));
+      check_equal(want_values, leading(F::download(values_out), runs));
+    };
+    {
+      INFO("pscan::equal_to");
+      check(pscan::equal_to<>{});
+    }
+    {
+      INFO("same_bucket: unequal keys in one run");
+      check(same_bucket{});
+    }
+  });
+}
+
+#define CONFORMANCE_REDUCE_BY_KEY_CASES(...) \
+  TEST_CASE_TEMPLATE_INVOKE(reduce_by_key_case, __VA_ARGS__)
