@@ -45,13 +45,11 @@ std::vector<T> leading(std::vector<T> v, std::int64_t count) {
 TEST_CASE_TEMPLATE_DEFINE("reduce_by_key", F, reduce_by_key_case) {
   using namespace conformance;
   CONFORMANCE_SEEDED_RANDOM(random);
-  for_each_segmentation([&](auto kind, std::int64_t n, std::uint64_t rate) {
+  for_each_keyed_input<F>(random, [&](auto kind, const auto& input, const auto& key_values,
+                                     auto& in, auto& keys) {
     using K = decltype(kind);
     const typename K::op_type op{};
-    const auto input = make_values<K>(random, n);
-    const auto key_values = make_keys(random, n, rate);
-    auto in = F::upload(input);
-    auto keys = F::upload(key_values);
+    const auto n = std::int64_t(input.size());
     auto check = [&](auto eq) {
       const auto [want_keys, want_values] = expected_runs(key_values, input, op, eq);
       const auto runs = static_cast<std::int64_t>(want_keys.size());

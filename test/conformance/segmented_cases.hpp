@@ -40,6 +40,19 @@ void check_flag_scan(Random& random, Scan scan, Expected expected) {
   });
 }
 
+// For every segmentation, fresh random values and keys whose runs start at its rate, uploaded:
+// fn(kind, input, key_values, in, keys) (the host vectors and the policy's buffers).
+template <class F, class Random, class Fn>
+void for_each_keyed_input(Random& random, Fn&& fn) {
+  for_each_segmentation([&](auto kind, std::int64_t n, std::uint64_t rate) {
+    const auto input = make_values<decltype(kind)>(random, n);
+    const auto key_values = make_keys(random, n, rate);
+    auto in = F::upload(input);
+    auto keys = F::upload(key_values);
+    fn(kind, input, key_values, in, keys);
+  });
+}
+
 }  // namespace conformance
 
 TEST_CASE_TEMPLATE_DEFINE("segmented_inclusive_scan", F, segmented_inclusive_case) {
@@ -73,14 +86,11 @@ TEST_CASE_TEMPLATE_DEFINE("segmented_exclusive_scan", F, segmented_exclusive_cas
 TEST_CASE_TEMPLATE_DEFINE("inclusive_scan_by_key", F, inclusive_by_key_case) {
   using namespace conformance;
   CONFORMANCE_SEEDED_RANDOM(random);
-  for_each_segmentation([&](auto kind, std::int64_t n, std::uint64_t rate) {
+  for_each_keyed_input<F>(random, [&](auto kind, const auto& input, const auto& key_values,
+                                     auto& in, auto& keys) {
     using K = decltype(kind);
     const typename K::op_type op{};
-    const auto input = make_values<K>(random, n);
-    const auto key_values = make_keys(random, n, rate);
-    auto in = F::upload(input);
-    auto keys = F::upload(key_values);
-    auto out = F::upload(make_values<K>(random, n));
+    auto out = F::upload(make_values<K>(random, std::int64_t(input.size())));
     CHECK(pscan::inclusive_scan_by_key(F::policy(), keys.begin(), keys.end(), in.begin(),
                                        out.begin(), op) == out.end());
     const auto heads = heads_from_keys(key_values, pscan::equal_to<>{});
@@ -97,14 +107,11 @@ TEST_CASE_TEMPLATE_DEFINE("inclusive_scan_by_key", F, inclusive_by_key_case) {
 TEST_CASE_TEMPLATE_DEFINE("exclusive_scan_by_key", F, exclusive_by_key_case) {
   using namespace conformance;
   CONFORMANCE_SEEDED_RANDOM(random);
-  for_each_segmentation([&](auto kind, std::int64_t n, std::uint64_t rate) {
+  for_each_keyed_input<F>(random, [&](auto kind, const auto& input, const auto& key_values,
+                                     auto& in, auto& keys) {
     using K = decltype(kind);
     const typename K::op_type op{};
-    const auto input = make_values<K>(random, n);
-    const auto key_values = make_keys(random, n, rate);
-    auto in = F::upload(input);
-    auto keys = F::upload(key_values);
-    auto out = F::upload(make_values<K>(random, n));
+    auto out = F::upload(make_values<K>(random, std::int64_t(input.size())));
     CHECK(pscan::exclusive_scan_by_key(F::policy(), keys.begin(), keys.end(), in.begin(),
                                        out.begin(), K::init(), op) == out.end());
     const auto heads = heads_from_keys(key_values, pscan::equal_to<>{});
