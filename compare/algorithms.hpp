@@ -18,6 +18,7 @@ enum class algorithm {
   inclusive_scan_by_key,
   exclusive_scan_by_key,
   segmented_reduce,
+  reduce_by_key,
   transform_inclusive_scan,
   transform_exclusive_scan,
   transform_reduce,
@@ -35,7 +36,8 @@ struct algorithm_descriptor {
   const char* summary;   // one line for --help and --list
   segments_by segments;  // the description its cells get; read, so counted in its bytes
   bool keys_as_well;     // keys given too (not counted): libraries without offsets reduce by key
-  output_shape writes;   // counted in its bytes (a single value is not); checked against seq
+  output_shape writes;   // counted in its bytes (a single value is not); checked against seq;
+                         // per segment by keys: a key written per segment as well
   bool returns_value;    // its single value comes back by value, on the host (pscan::reduce)
   bool on_cpu;           // false where the host version is another algorithm's
 };
@@ -75,6 +77,10 @@ inline constexpr algorithm_descriptor algorithm_table[] = {
      "one reduce per segment, by offsets",
      segments_by::offsets, /*keys_as_well=*/true, output_shape::per_segment,
      /*returns_value=*/false, /*on_cpu=*/true},
+    {algorithm::reduce_by_key, "reduce_by_key",
+     "one reduce per run of equal keys, the runs' first keys written too",
+     segments_by::keys, /*keys_as_well=*/false, output_shape::per_segment,
+     /*returns_value=*/false, /*on_cpu=*/true},
     {algorithm::transform_inclusive_scan, "transform_inclusive_scan",
      "inclusive scan of x op x over the input",
      segments_by::none, /*keys_as_well=*/false, output_shape::per_element,
@@ -104,6 +110,10 @@ static_assert(table_in_enum_order(), "algorithm_table must list the algorithms i
 
 constexpr bool is_segmented(algorithm a) { return describe(a).segments != segments_by::none; }
 constexpr bool is_reduction(algorithm a) { return describe(a).writes == output_shape::one; }
+// reduce_by_key: a key and a value per segment, the number of segments to device memory.
+constexpr bool writes_keys(algorithm a) {
+  return describe(a).segments == segments_by::keys && describe(a).writes == output_shape::per_segment;
+}
 inline const char* name_of(algorithm a) { return describe(a).name; }
 
 inline std::vector<algorithm> every_algorithm() {

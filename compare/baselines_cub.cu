@@ -86,6 +86,9 @@ cudaError_t cub_call(void* temp, std::size_t& temp_bytes, algorithm a, const cel
         return cub::DeviceSegmentedReduce::Sum(temp, temp_bytes, in, out, b.segments, b.offsets,
                                                b.offsets + 1, s);
       }
+    case algorithm::reduce_by_key:
+      return cub::DeviceReduce::ReduceByKey(temp, temp_bytes, b.keys, b.keys_out, in, out,
+                                            b.runs_out, op, b.n, s);
     default:  // not among its algorithms
       return cudaErrorInvalidValue;
   }
@@ -125,7 +128,8 @@ implementation cub_implementation(const char* name, bool to_host) {
                      algorithm::segmented_inclusive_scan,
                      algorithm::inclusive_scan_by_key,
                      algorithm::exclusive_scan_by_key,
-                     algorithm::segmented_reduce};
+                     algorithm::segmented_reduce,
+                     algorithm::reduce_by_key};
   if (to_host) impl.algorithms = {algorithm::reduce};
   impl.unsupported = cub_unsupported;
   impl.prepare = [to_host](const cell& c, const cell_buffers& b) {

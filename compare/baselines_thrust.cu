@@ -105,6 +105,10 @@ void thrust_call(thrust_state& st, algorithm a, const cell_buffers& b) {
                             static_cast<key_type*>(st.keys_out.get()), out,
                             thrust::equal_to<key_type>{}, op);
       return;
+    case algorithm::reduce_by_key:
+      thrust::reduce_by_key(policy, b.keys, b.keys + b.n, in, b.keys_out, out,
+                            thrust::equal_to<key_type>{}, op);
+      return;
     case algorithm::transform_inclusive_scan:
       thrust::transform_inclusive_scan(policy, in, in + b.n, out, self_combined<T>{}, op);
       return;

@@ -54,6 +54,10 @@ void run_thrust_omp(algorithm a, const cell_buffers& b, std::vector<key_type>& k
       thrust::reduce_by_key(thrust::omp::par, b.keys, b.keys + b.n, in, keys_out.data(), out,
                             thrust::equal_to<key_type>{}, op);
       return;
+    case algorithm::reduce_by_key:
+      thrust::reduce_by_key(thrust::omp::par, b.keys, b.keys + b.n, in, b.keys_out, out,
+                            thrust::equal_to<key_type>{}, op);
+      return;
     default:  // not among its algorithms
       return;
   }
@@ -67,7 +71,7 @@ implementation thrust_omp() {
   impl.algorithms = {algorithm::inclusive_scan,        algorithm::exclusive_scan,
                      algorithm::reduce,                algorithm::reduce_into,
                      algorithm::inclusive_scan_by_key, algorithm::exclusive_scan_by_key,
-                     algorithm::segmented_reduce};
+                     algorithm::segmented_reduce,      algorithm::reduce_by_key};
   impl.unsupported = thrust_omp_unsupported;
   impl.unsupported_segments = [](algorithm a, const segment_lengths& s) {
     return no_empty_segments("thrust::reduce_by_key", a, s);

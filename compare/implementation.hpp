@@ -20,6 +20,8 @@ struct cell_buffers {
   const key_type* keys = nullptr;        // n, for those segmented by keys (or given keys as well)
   const offset_type* offsets = nullptr;  // segments + 1, for those segmented by offsets
   void* out = nullptr;                   // output_count() elements of the cell's type
+  key_type* keys_out = nullptr;          // segments, for those that write keys (writes_keys)
+  std::int64_t* runs_out = nullptr;      // one, for those that write keys: the runs found
   void* host_result = nullptr;           // host memory for one element: results returned by value
   std::int64_t n = 0;
   std::int64_t segments = 0;

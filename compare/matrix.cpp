@@ -110,7 +110,7 @@ std::int64_t segment_bytes(algorithm a, std::int64_t n, std::int64_t segments) {
     case segments_by::flags:
       return n * static_cast<std::int64_t>(sizeof(flag_type));
     case segments_by::keys:
-      return n * static_cast<std::int64_t>(sizeof(key_type));
+      return (n + (writes_keys(a) ? segments : 0)) * static_cast<std::int64_t>(sizeof(key_type));
     case segments_by::offsets:
       return (segments + 1) * static_cast<std::int64_t>(sizeof(offset_type));
   }

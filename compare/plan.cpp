@@ -146,7 +146,13 @@ bool planned_group::measures_floor(element type) const {
 std::int64_t work_of(const cell& c) { return traffic_bytes(c, expected_segments(c.n, c.lengths)); }
 
 std::vector<segment_lengths> segment_lengths_of(algorithm a, const options& o) {
-  return is_segmented(a) ? o.segments : std::vector<segment_lengths>{segment_lengths{}};
+  if (!is_segmented(a)) return {segment_lengths{}};
+  std::vector<segment_lengths> lengths;
+  for (const segment_lengths& s : o.segments) {
+    // Runs of keys are never empty: a reduce by key writes one result a non-empty segment.
+    if (!(writes_keys(a) && has_empty_segments(s))) lengths.push_back(s);
+  }
+  return lengths;
 }
 
 bool runs_cell(const implementation& impl, const cell& c, const options& o) {

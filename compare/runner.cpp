@@ -186,7 +186,12 @@ class matrix_runner {
       host.segments = seg->segments();
     }
     const std::int64_t outputs = output_count(c.algo, c.n, host.segments);
+    const bool keys_out = writes_keys(c.algo);
+    const host_array<key_type> host_keys_out(keys_out ? host.segments : 0);
+    std::int64_t host_runs = 0;
     host.out = reference.get();
+    host.keys_out = host_keys_out.get();
+    host.runs_out = &host_runs;
     run_pscan<T>(pscan::seq, c.algo, host, false);
 
     // The implementation's view: segment data and the reference where its target reads them.
@@ -198,7 +203,11 @@ class matrix_runner {
     const gpu::buffer d_keys = to_device(host.keys, keys ? c.n : 0, gpu);
     const gpu::buffer d_offsets = to_device(host.offsets, offsets ? host.segments + 1 : 0, gpu);
     const gpu::buffer d_reference = to_device(reference.get(), outputs, gpu);
+    const gpu::buffer d_keys_out = to_device(host.keys_out, gpu && keys_out ? host.segments : 0, gpu);
+    const gpu::buffer d_runs_out = to_device(host.runs_out, gpu && keys_out ? 1 : 0, gpu);
     b.segments = host.segments;
+    b.keys_out = gpu ? static_cast<key_type*>(d_keys_out.get()) : host.keys_out;
+    b.runs_out = gpu ? static_cast<std::int64_t*>(d_runs_out.get()) : host.runs_out;
     if (seg) {
       b.flags = gpu ? static_cast<const flag_type*>(d_flags.get()) : host.flags;
       b.keys = gpu ? static_cast<const key_type*>(d_keys.get()) : host.keys;
