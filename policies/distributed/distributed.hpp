@@ -6,6 +6,7 @@
 
 #include "policy.hpp"
 #include "reduce.hpp"
+#include "reduce_by_key.hpp"
 #include "scan.hpp"
 #include "segmented_reduce.hpp"
 #include "segmented_scan.hpp"

@@ -57,18 +57,15 @@ TEST_CASE_TEMPLATE_DEFINE("reversed ranges are rejected before any write", F, re
                  {"inclusive_scan_by_key", "keys_last"});
   check_rejected([&] { pscan::exclusive_scan_by_key(p, first, last, in.begin(), out.begin(), 7); },
                  {"exclusive_scan_by_key", "keys_last"});
-  if constexpr (!pscan::is_collective_policy_v<std::decay_t<decltype(p)>>) {
-    // reduce_by_key is not on pscan::distributed yet.
-    check_rejected(
-        [&] { pscan::reduce_by_key(p, first, last, in.begin(), out.begin(), out.begin()); },
-        {"reduce_by_key", "keys_last"});
-    check_rejected(
-        [&] {
-          pscan::reduce_by_key_into(p, first, last, in.begin(), out.begin(), out.begin(),
-                                    out.begin());
-        },
-        {"reduce_by_key_into", "keys_last"});
-  }
+  check_rejected(
+      [&] { pscan::reduce_by_key(p, first, last, in.begin(), out.begin(), out.begin()); },
+      {"reduce_by_key", "keys_last"});
+  check_rejected(
+      [&] {
+        pscan::reduce_by_key_into(p, first, last, in.begin(), out.begin(), out.begin(),
+                                  out.begin());
+      },
+      {"reduce_by_key_into", "keys_last"});
   check_rejected(
       [&] {
         pscan::segmented_reduce(p, in.begin(), offsets.begin() + 2, offsets.begin(), out.begin(),

@@ -32,14 +32,6 @@ std::pair<std::vector<std::int32_t>, std::vector<V>> expected_runs(
   return {run_keys, run_values};
 }
 
-// The first `count` elements of v (count <= v.size()).
-template <class T>
-std::vector<T> leading(std::vector<T> v, std::int64_t count) {
-  REQUIRE(count <= static_cast<std::int64_t>(v.size()));
-  v.resize(static_cast<std::size_t>(count));
-  return v;
-}
-
 }  // namespace conformance
 
 TEST_CASE_TEMPLATE_DEFINE("reduce_by_key", F, reduce_by_key_case) {

@@ -134,6 +134,14 @@ std::string show(const T& v) {
   return text.str();
 }
 
+// The first `count` elements of v (count <= v.size()).
+template <class T>
+std::vector<T> leading(std::vector<T> v, std::int64_t count) {
+  REQUIRE(count <= static_cast<std::int64_t>(v.size()));
+  v.resize(static_cast<std::size_t>(count));
+  return v;
+}
+
 template <class T>
 void check_equal(const std::vector<T>& expected, const std::vector<T>& actual) {
   REQUIRE(actual.size() == expected.size());

@@ -6,6 +6,7 @@
 #include "error_cases.hpp"
 #include "host_memory.hpp"
 #include "scan_cases.hpp"
+#include "reduce_by_key_cases.hpp"
 #include "segmented_cases.hpp"
 
 // The fixtures of the policies the CPU backends list (test/CMakeLists.txt writes it).
@@ -13,6 +14,7 @@
 
 DISTRIBUTED_SCAN_CASES(HOST_FIXTURES);
 DISTRIBUTED_SEGMENTED_CASES(HOST_FIXTURES);
+DISTRIBUTED_REDUCE_BY_KEY_CASES(HOST_FIXTURES);
 DISTRIBUTED_ERROR_CASES(HOST_FIXTURES);
 
 namespace {

@@ -1,0 +1,113 @@
+#pragma once
+// pscan::distributed's reduce_by_key. A run that spans ranks belongs to the rank where it ends:
+// each rank reduces its own keys with the local policy, the ranks exchange their edges (first and
+// last key, last run's key and value, run count: one MPI_Allgather), then a rank whose last run
+// goes on drops it, and the rank where it ends folds the earlier ranks' parts into its first run
+// (in order: op sees them left to right) and writes the run's first key. Nothing moves.
+
+#include "exchange.hpp"
+#include "local.hpp"
+#include "policy.hpp"
+
+#include <pscan/detail/partial.hpp>
+#include <pscan/reduce.hpp>
+#include <pscan/reduce_by_key.hpp>
+#include <pscan/scan.hpp>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace pscan::distributed_backend {
+namespace detail {
+
+// A rank's runs as its neighbours see them; runs == 0 for a rank without keys.
+template <class K, class T>
+struct run_edges {
+  std::int64_t runs;
+  K first_key;     // keys[0]
+  K last_key;      // keys[n-1]
+  K last_run_key;  // the first key of its last run
+  T last_value;    // the reduction of its last run
+};
+
+// Reduces this rank's keys and values with the local policy and fixes the runs at its edges;
+// returns how many runs this rank keeps (those that end on it), at the front of its outputs.
+template <class Local, class KeyIt, class InIt, class KeyOut, class ValOut, class KeyEq, class Op>
+std::int64_t reduce_own_runs(const policy<Local>& p, const char* name, KeyIt keys_first,
+                             KeyIt keys_last, InIt values, KeyOut keys_out, ValOut values_out,
+                             KeyEq eq, Op op) {
+  using K = pscan::detail::value_type_t<KeyIt>;
+  using T = pscan::detail::value_type_t<InIt>;
+  static_assert(transferable<K>() && transferable<T>());
+  const place where = place_in(p.comm);
+  exchange<run_edges<K, T>>(p.comm, where, name, [&] {
+    pscan::detail::checked_runs(p.local, name, keys_first, keys_last, values, keys_out,
+                                values_out);
+    return run_edges<K, T>{};
+  });
+  run_edges<K, T> mine{};
+  if (keys_last != keys_first) {
+    const auto ends = pscan::reduce_by_key(p.local, keys_first, keys_last, values, keys_out,
+                                           values_out, eq, op);
+    mine.runs = ends.first - keys_out;
+    mine.first_key = load<K>(p.local, keys_first);
+    mine.last_key = load<K>(p.local, keys_last - 1);
+    mine.last_run_key = load<K>(p.local, keys_out + (mine.runs - 1));
+    mine.last_value = load<T>(p.local, values_out + (mine.runs - 1));
+  }
+  const auto edges = exchange<run_edges<K, T>>(p.comm, where, name, [&] { return mine; });
+  if (mine.runs == 0) return 0;
+
+  // Whether rank q's last run goes on into the next rank with keys after it.
+  const auto goes_on = [&](int q) {
+    for (int next = q + 1; next < where.size; ++next) {
+      if (edges[next].runs > 0) return static_cast<bool>(eq(edges[q].last_key, edges[next].first_key));
+    }
+    return false;
+  };
+  std::int64_t runs = mine.runs;
+  if (goes_on(where.rank)) {
+    if (runs == 1) return 0;  // its one run ends on a later rank
+    --runs;
+  }
+  // The earlier ranks' parts of this rank's first run, right to left.
+  pscan::detail::partial<T> before{};
+  K first_key{};
+  for (int q = where.rank - 1; q >= 0; --q) {
+    if (edges[q].runs == 0) continue;
+    if (!goes_on(q)) break;
+    before = {true, before.has ? static_cast<T>(op(edges[q].last_value, before.value))
+                               : edges[q].last_value};
+    first_key = edges[q].last_run_key;
+    if (edges[q].runs > 1) break;  // its last run starts on it
+  }
+  if (before.has) {
+    pscan::inclusive_scan(p.local, values_out, values_out + 1, values_out, op, before.value);
+    pscan::exclusive_scan(p.local, keys_out, keys_out + 1, keys_out, first_key, right{});
+  }
+  return runs;
+}
+
+}  // namespace detail
+
+template <class Local, class KeyIt, class InIt, class KeyOut, class ValOut, class KeyEq, class Op>
+std::pair<KeyOut, ValOut> reduce_by_key(const policy<Local>& p, KeyIt keys_first, KeyIt keys_last,
+                                        InIt values, KeyOut keys_out, ValOut values_out, KeyEq eq,
+                                        Op op) {
+  const std::int64_t runs = detail::reduce_own_runs(p, "pscan::reduce_by_key", keys_first,
+                                                    keys_last, values, keys_out, values_out, eq, op);
+  return {keys_out + runs, values_out + runs};
+}
+
+template <class Local, class KeyIt, class InIt, class KeyOut, class ValOut, class RunsOut,
+          class KeyEq, class Op>
+void reduce_by_key_into(const policy<Local>& p, KeyIt keys_first, KeyIt keys_last, InIt values,
+                        KeyOut keys_out, ValOut values_out, RunsOut runs_out, KeyEq eq, Op op) {
+  const std::int64_t runs = detail::reduce_own_runs(p, "pscan::reduce_by_key_into", keys_first,
+                                                    keys_last, values, keys_out, values_out, eq, op);
+  // The count where the local policy writes: reduce_into of nothing gives its init.
+  pscan::reduce_into(p.local, keys_first, keys_first, runs_out, runs, pscan::plus<>{});
+}
+
+}  // namespace pscan::distributed_backend
