@@ -41,15 +41,11 @@ std::pair<std::vector<std::int32_t>, std::vector<V>> expected_own_runs(
 TEST_CASE_TEMPLATE_DEFINE("distributed reduce_by_key", F, distributed_reduce_by_key_case) {
   using namespace distributed_test;
   DISTRIBUTED_SEEDED_RANDOM(random);
-  for_each_segmentation(kinds_of_t<F>{}, [&](auto kind, std::int64_t n, std::uint64_t rate) {
+  for_each_keyed_input<F>(random, [&](auto kind, const auto& input, const auto& all,
+                                     const auto& all_keys, auto& in, auto& keys) {
     using K = decltype(kind);
     const typename K::op_type op{};
-    const auto input = make_values<K>(random, n);
-    const auto key_values = make_rank_keys(random, n, rate);
-    const auto all = gather(input);
-    const auto all_keys = gather(key_values).global;
-    auto in = F::upload(input);
-    auto keys = F::upload(key_values);
+    const auto n = std::int64_t(input.size());
     // Each call is two MPI_Allgathers: the custom KeyEq checks only reduce_by_key.
     const auto check = [&](auto eq, bool into) {
       const auto [want_keys, want_values] =

@@ -53,24 +53,34 @@ void check_flag_scan(random_source& random, Scan scan) {
   });
 }
 
-// The same by key: scan(policy, keys_first, keys_last, values, out, op, init, eq), with the
-// default KeyEq and with one that puts keys in buckets of 4.
-template <class F, class Scan>
-void check_key_scan(random_source& random, Scan scan) {
+// For every segmentation, this rank's fresh random values and keys, gathered and uploaded:
+// fn(kind, input, all (the gathered values), all_keys, in, keys).
+template <class F, class Fn>
+void for_each_keyed_input(random_source& random, Fn&& fn) {
   for_each_segmentation(kinds_of_t<F>{}, [&](auto kind, std::int64_t n, std::uint64_t rate) {
-    using K = decltype(kind);
-    const typename K::op_type op{};
-    const auto input = make_values<K>(random, n);
+    const auto input = make_values<decltype(kind)>(random, n);
     const auto key_values = make_rank_keys(random, n, rate);
     const auto all = gather(input);
     const auto all_keys = gather(key_values).global;
     auto in = F::upload(input);
     auto keys = F::upload(key_values);
+    fn(kind, input, all, all_keys, in, keys);
+  });
+}
+
+// The same by key: scan(policy, keys_first, keys_last, values, out, op, init, eq), with the
+// default KeyEq and with one that puts keys in buckets of 4.
+template <class F, class Scan>
+void check_key_scan(random_source& random, Scan scan) {
+  for_each_keyed_input<F>(random, [&](auto kind, const auto& input, const auto& all,
+                                     const auto& all_keys, auto& in, auto& keys) {
+    using K = decltype(kind);
+    const typename K::op_type op{};
     const auto check = [&](auto eq) {
       auto expected = all.global;
       scan(pscan::seq, all_keys.data(), all_keys.data() + all_keys.size(), all.global.data(),
            expected.data(), op, K::init(), eq);
-      auto out = F::upload(make_values<K>(random, n));
+      auto out = F::upload(make_values<K>(random, std::int64_t(input.size())));
       CHECK(scan(distributed_policy<F>(), keys.begin(), keys.end(), in.begin(), out.begin(), op,
                  K::init(), eq) == out.end());
       check_equal(all.slice(expected, input.size()), F::download(out));
