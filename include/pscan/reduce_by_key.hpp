@@ -3,7 +3,8 @@
 // value. reduce_by_key returns the ends of both outputs to the host; reduce_by_key_into leaves the
 // number of runs in *runs_out, where the policy runs (on the device, stream-ordered and without
 // waiting, for the CUDA policies: capturable into a CUDA graph). A backend without its own gets
-// the generic path of detail/runs.hpp.
+// the generic path of detail/runs.hpp; a device backend implements the returning form, which
+// brings the count home.
 
 #include <pscan/detail/dispatch.hpp>
 #include <pscan/detail/profiling.hpp>
@@ -11,6 +12,7 @@
 #include <pscan/functional.hpp>
 
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 namespace pscan {
@@ -48,10 +50,17 @@ struct reduce_by_key_fn {
     } else {
       const std::int64_t n = checked_runs(policy, "pscan::reduce_by_key", keys_first, keys_last,
                                           values, keys_out, values_out);
-      if (n == 0) return {keys_out, values_out};
-      reduce_runs(policy, keys_first, n, values, keys_out, values_out, nullptr, eq, op);
-      const std::int64_t runs = count_runs(policy, keys_first, n, eq);
-      return {keys_out + runs, values_out + runs};
+      using Pd = std::decay_t<P>;
+      if constexpr (adl_reduce_by_key::available<Pd, KeyIt, KeyIt, InIt, KeyOut, ValOut, KeyEq,
+                                                 Op>) {
+        return adl_reduce_by_key::call(policy, keys_first, keys_last, values, keys_out,
+                                       values_out, eq, op);
+      } else {
+        if (n == 0) return {keys_out, values_out};
+        std::int64_t runs = 0;  // a host policy writes the count here
+        reduce_runs(policy, keys_first, n, values, keys_out, values_out, &runs, eq, op);
+        return {keys_out + runs, values_out + runs};
+      }
     }
   }
 };

@@ -11,7 +11,6 @@
 #include <pscan/detail/segmented_generic.hpp>
 #include <pscan/functional.hpp>
 
-#include <cstddef>
 #include <cstdint>
 #include <iterator>
 
@@ -47,7 +46,7 @@ struct counted_input {
 };
 
 // Assigning the scan's value at i: the key where a run starts, the value where it ends, and
-// the number of runs at the last element (to *runs_out, unless RunsOut is std::nullptr_t).
+// the number of runs at the last element (to *runs_out).
 template <class KeyIt, class Heads, class KeyOut, class ValOut, class RunsOut>
 struct run_output {
   struct writer {
@@ -61,9 +60,7 @@ struct run_output {
       const bool last = i + 1 == o.n;
       if (o.heads(i)) o.keys_out[run] = o.keys[i];
       if (last || o.heads(i + 1)) o.values_out[run] = p.value;
-      if constexpr (!std::is_same_v<RunsOut, std::nullptr_t>) {
-        if (last) *o.runs_out = p.runs;
-      }
+      if (last) *o.runs_out = p.runs;
       return *this;
     }
   };
@@ -81,7 +78,7 @@ struct run_writers {
   PSCAN_HOST_DEVICE typename Output::writer operator()(std::int64_t i) const { return {&output, i}; }
 };
 
-// Writes the runs of keys[0, n) (n > 0) and, unless runs_out is nullptr, their number.
+// Writes the runs of keys[0, n) (n > 0) and their number.
 template <class P, class KeyIt, class InIt, class KeyOut, class ValOut, class RunsOut, class KeyEq,
           class Op>
 void reduce_runs(const P& policy, KeyIt keys, std::int64_t n, InIt values, KeyOut keys_out,
@@ -95,20 +92,6 @@ void reduce_runs(const P& policy, KeyIt keys, std::int64_t n, InIt values, KeyOu
       policy, in, in + n,
       make_index_iterator(run_writers<Output>{Output{keys, heads, n, keys_out, values_out, runs_out}}),
       counted_op<Op>{op});
-}
-
-template <class Heads>
-struct head_count {
-  Heads heads;
-  PSCAN_CALLS_WHAT_IT_IS_GIVEN
-  PSCAN_HOST_DEVICE std::int64_t operator()(std::int64_t i) const { return heads(i) ? 1 : 0; }
-};
-
-// The number of runs of keys[0, n), on the host.
-template <class P, class KeyIt, class KeyEq>
-std::int64_t count_runs(const P& policy, KeyIt keys, std::int64_t n, KeyEq eq) {
-  const auto heads = make_index_iterator(head_count<key_heads<KeyIt, KeyEq>>{{keys, eq}});
-  return adl_reduce::call(policy, heads, heads + n, std::int64_t{0}, plus<>{});
 }
 
 }  // namespace pscan::detail

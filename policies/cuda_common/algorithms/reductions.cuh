@@ -3,16 +3,20 @@
 // common base, cuda_common::policy_base): both run the backend's kernels::reduce, whose one result
 // goes to a sink (device_result.cuh): pinned host memory the host then waits for (reduce), or
 // *result on the device, stream-ordered (reduce_into). An empty input launches one thread that
-// publishes init.
+// publishes init. reduce_by_key brings its run count home the same way.
 
 #include <cuda_common/device_result.cuh>
 #include <cuda_common/policy.cuh>
 #include <cuda_common/runtime/host_result.cuh>
+#include <cuda_common/runtime/temporary.cuh>
 #include <cuda_common/target.cuh>
 
+#include <pscan/detail/runs.hpp>
+#include <pscan/functional.hpp>
 #include <pscan/future_value.hpp>
 
 #include <cstdint>
+#include <utility>
 
 namespace pscan::cuda_common {
 
@@ -45,6 +49,24 @@ template <class P, class InIt, class OutIt, class T, class Op>
 void reduce_into(const policy_base<P>& p, InIt first, InIt last, OutIt result, T init, Op op) {
   reduce_to_sink(p, first, last - first, init, op,
                  [result] { return device_result<OutIt>{result}; });
+}
+
+// The runs as reduce_by_key_into writes them, their count into a device word that a reduce of
+// that one word brings to the host: no second pass over the keys to count the runs.
+template <class P, class KeyIt, class InIt, class KeyOut, class ValOut, class KeyEq, class Op>
+std::pair<KeyOut, ValOut> reduce_by_key(const policy_base<P>& p, KeyIt keys_first, KeyIt keys_last,
+                                        InIt values, KeyOut keys_out, ValOut values_out, KeyEq eq,
+                                        Op op) {
+  reject_graph_capture(p.stream, "pscan::reduce_by_key");
+  const std::int64_t n = keys_last - keys_first;
+  if (n == 0) return {keys_out, values_out};
+  const temporary_buffer<std::int64_t> runs(1, p);
+  pscan::detail::reduce_runs(static_cast<const P&>(p), keys_first, n, values, keys_out, values_out,
+                             runs.data(), eq, op);
+  const std::int64_t count = reduce_to_sink(p, runs.data(), 1, std::int64_t{0}, pscan::plus<>{},
+                                            &host_result<std::int64_t>::acquire)
+                                 .wait(p.stream);
+  return {keys_out + count, values_out + count};
 }
 
 }  // namespace pscan::cuda_common
