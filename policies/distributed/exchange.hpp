@@ -18,6 +18,9 @@
 
 namespace pscan::distributed_backend::detail {
 
+// The payload of an exchange that only carries the checks' outcome.
+struct nothing {};
+
 // Throws std::runtime_error for an MPI call that returned an error (only reachable where the
 // communicator's error handler returns errors instead of aborting, MPI's default).
 inline void check_mpi(int code, const char* call) {

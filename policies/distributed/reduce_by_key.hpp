@@ -33,18 +33,21 @@ struct run_edges {
 
 // Reduces this rank's keys and values with the local policy and fixes the runs at its edges;
 // returns how many runs this rank keeps (those that end on it), at the front of its outputs.
-template <class Local, class KeyIt, class InIt, class KeyOut, class ValOut, class KeyEq, class Op>
+// check_more() runs after the common checks, in the same exchange.
+template <class Local, class KeyIt, class InIt, class KeyOut, class ValOut, class KeyEq, class Op,
+          class Check>
 std::int64_t reduce_own_runs(const policy<Local>& p, const char* name, KeyIt keys_first,
                              KeyIt keys_last, InIt values, KeyOut keys_out, ValOut values_out,
-                             KeyEq eq, Op op) {
+                             KeyEq eq, Op op, Check check_more) {
   using K = pscan::detail::value_type_t<KeyIt>;
   using T = pscan::detail::value_type_t<InIt>;
   static_assert(transferable<K>() && transferable<T>());
   const place where = place_in(p.comm);
-  exchange<run_edges<K, T>>(p.comm, where, name, [&] {
+  exchange<nothing>(p.comm, where, name, [&] {
     pscan::detail::checked_runs(p.local, name, keys_first, keys_last, values, keys_out,
                                 values_out);
-    return run_edges<K, T>{};
+    check_more();
+    return nothing{};
   });
   run_edges<K, T> mine{};
   if (keys_last != keys_first) {
@@ -95,8 +98,9 @@ template <class Local, class KeyIt, class InIt, class KeyOut, class ValOut, clas
 std::pair<KeyOut, ValOut> reduce_by_key(const policy<Local>& p, KeyIt keys_first, KeyIt keys_last,
                                         InIt values, KeyOut keys_out, ValOut values_out, KeyEq eq,
                                         Op op) {
-  const std::int64_t runs = detail::reduce_own_runs(p, "pscan::reduce_by_key", keys_first,
-                                                    keys_last, values, keys_out, values_out, eq, op);
+  const std::int64_t runs =
+      detail::reduce_own_runs(p, "pscan::reduce_by_key", keys_first, keys_last, values, keys_out,
+                              values_out, eq, op, [] {});
   return {keys_out + runs, values_out + runs};
 }
 
@@ -104,8 +108,11 @@ template <class Local, class KeyIt, class InIt, class KeyOut, class ValOut, clas
           class KeyEq, class Op>
 void reduce_by_key_into(const policy<Local>& p, KeyIt keys_first, KeyIt keys_last, InIt values,
                         KeyOut keys_out, ValOut values_out, RunsOut runs_out, KeyEq eq, Op op) {
-  const std::int64_t runs = detail::reduce_own_runs(p, "pscan::reduce_by_key_into", keys_first,
-                                                    keys_last, values, keys_out, values_out, eq, op);
+  constexpr const char* name = "pscan::reduce_by_key_into";
+  const std::int64_t runs =
+      detail::reduce_own_runs(p, name, keys_first, keys_last, values, keys_out, values_out, eq, op,
+                              [&] { pscan::detail::check_argument(p.local, name, "runs_out",
+                                                                  runs_out, 1); });
   // The count where the local policy writes: reduce_into of nothing gives its init.
   pscan::reduce_into(p.local, keys_first, keys_first, runs_out, runs, pscan::plus<>{});
 }

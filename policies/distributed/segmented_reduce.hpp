@@ -42,8 +42,6 @@ void check_offsets(const Local& local, const char* algorithm, OffIt offsets, std
   if (first != fault::none) throw pscan::detail::offsets_error(algorithm, first);
 }
 
-struct nothing {};
-
 }  // namespace detail
 
 template <class Local, class InIt, class OffIt, class OutIt, class T, class Op>

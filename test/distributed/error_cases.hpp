@@ -4,6 +4,7 @@
 // ranks go on in step. Instantiate with DISTRIBUTED_ERROR_CASES(fixtures...).
 
 #include <set>
+#include <type_traits>
 
 #include "conformance/error_cases.hpp"
 #include "support.hpp"
@@ -39,6 +40,8 @@ TEST_CASE_TEMPLATE_DEFINE("distributed: a reversed range on one rank is rejected
   auto flags = F::upload(std::vector<std::uint8_t>(64, 0));
   auto offsets = F::upload(std::vector<std::int64_t>{0, 8, 16});
   auto out = F::upload(untouched);
+  auto keys_out = F::upload(untouched);
+  auto runs_out = F::upload(std::vector<std::int64_t>{sentinel});
   const auto p = distributed_policy<F>();
   const pscan::plus<> op{};
   // On the bad rank last < first; on the others [0, 32), and all three offsets.
@@ -87,7 +90,34 @@ TEST_CASE_TEMPLATE_DEFINE("distributed: a reversed range on one rank is rejected
           pscan::segmented_reduce(p, in.begin(), offsets_first(b), offsets_last(b), out.begin(), 7);
         },
         bad, "segmented_reduce", "offsets_last");
+    check_agreed(
+        [&](int b) {
+          pscan::reduce_by_key(p, first(b), last(b), in.begin(), keys_out.begin(), out.begin());
+        },
+        bad, "reduce_by_key", "keys_last");
+    check_agreed(
+        [&](int b) {
+          pscan::reduce_by_key_into(p, first(b), last(b), in.begin(), keys_out.begin(),
+                                    out.begin(), runs_out.begin());
+        },
+        bad, "reduce_by_key_into", "keys_last");
+    std::int64_t* const runs = &*runs_out.begin();
+    using local_policy = std::decay_t<decltype(F::policy())>;
+    if constexpr (pscan::detail::adl_check_iterator::available<local_policy, const char*,
+                                                               const char*, std::int64_t*,
+                                                               std::int64_t>) {
+      // A policy that checks its pointers (the CUDA ones) rejects a null count.
+      check_agreed(
+          [&](int b) {
+            pscan::reduce_by_key_into(p, in.begin(), in.begin() + 32, in.begin(),
+                                      keys_out.begin(), out.begin(),
+                                      world().rank == b ? nullptr : runs);
+          },
+          bad, "reduce_by_key_into", "runs_out");
+    }
     CHECK(F::download(out) == untouched);
+    CHECK(F::download(keys_out) == untouched);
+    CHECK(F::download(runs_out)[0] == sentinel);
   }
   // The ranks are still in step: a call with good arguments everywhere works.
   CHECK(pscan::reduce(p, in.begin(), in.begin() + 32, 0) == 32 * world().size);
