@@ -64,10 +64,9 @@ std::string thrust_unsupported(algorithm a, element e) {
   return "";
 }
 
-// Everything the run keeps alive: temporaries and reduce_by_key's key output.
+// Everything the run keeps alive: its temporaries.
 struct thrust_state {
   caching_allocator allocator;
-  std::shared_ptr<void> keys_out;
 };
 
 template <class T>
@@ -101,10 +100,6 @@ void thrust_call(thrust_state& st, algorithm a, const cell_buffers& b) {
                                     thrust::equal_to<key_type>{}, op);
       return;
     case algorithm::segmented_reduce:  // by the keys of the same segments (none of them empty)
-      thrust::reduce_by_key(policy, b.keys, b.keys + b.n, in,
-                            static_cast<key_type*>(st.keys_out.get()), out,
-                            thrust::equal_to<key_type>{}, op);
-      return;
     case algorithm::reduce_by_key:
       thrust::reduce_by_key(policy, b.keys, b.keys + b.n, in, b.keys_out, out,
                             thrust::equal_to<key_type>{}, op);
@@ -139,12 +134,6 @@ implementation thrust_cuda() {
     return with_element(c.type, [&](auto tag) {
       using T = typename decltype(tag)::type;
       auto st = std::make_shared<thrust_state>();
-      if (c.algo == algorithm::segmented_reduce) {
-        void* keys = nullptr;
-        PSCAN_CUDA_CHECK(
-            cudaMalloc(&keys, static_cast<std::size_t>(b.segments) * sizeof(key_type)));
-        st->keys_out = std::shared_ptr<void>(keys, [](void* p) { cudaFree(p); });
-      }
       return prepared_run{[st, a = c.algo, b] { thrust_call<T>(*st, a, b); },
                           describe(c.algo).returns_value};
     });

@@ -10,9 +10,6 @@
 #include <thrust/system/omp/execution_policy.h>
 #include <thrust/version.h>
 
-#include <memory>
-#include <vector>
-
 namespace compare {
 
 std::string cccl_version_of_thrust_omp() {
@@ -27,7 +24,7 @@ std::string thrust_omp_unsupported(algorithm a, element e) {
 }
 
 template <class T>
-void run_thrust_omp(algorithm a, const cell_buffers& b, std::vector<key_type>& keys_out) {
+void run_thrust_omp(algorithm a, const cell_buffers& b) {
   const T* in = static_cast<const T*>(b.values);
   T* out = static_cast<T*>(b.out);
   const op_t<T> op{};
@@ -51,9 +48,6 @@ void run_thrust_omp(algorithm a, const cell_buffers& b, std::vector<key_type>& k
                                     identity_value<T>(), thrust::equal_to<key_type>{}, op);
       return;
     case algorithm::segmented_reduce:  // by the keys of the same segments (none of them empty)
-      thrust::reduce_by_key(thrust::omp::par, b.keys, b.keys + b.n, in, keys_out.data(), out,
-                            thrust::equal_to<key_type>{}, op);
-      return;
     case algorithm::reduce_by_key:
       thrust::reduce_by_key(thrust::omp::par, b.keys, b.keys + b.n, in, b.keys_out, out,
                             thrust::equal_to<key_type>{}, op);
@@ -79,9 +73,7 @@ implementation thrust_omp() {
   impl.prepare = [](const cell& c, const cell_buffers& b) {
     return with_element(c.type, [&](auto tag) {
       using T = typename decltype(tag)::type;
-      const std::size_t segments = c.algo == algorithm::segmented_reduce ? b.segments : 0;
-      auto keys_out = std::make_shared<std::vector<key_type>>(segments);
-      return prepared_run{[a = c.algo, b, keys_out] { run_thrust_omp<T>(a, b, *keys_out); }};
+      return prepared_run{[a = c.algo, b] { run_thrust_omp<T>(a, b); }};
     });
   };
   return impl;

@@ -186,7 +186,10 @@ class matrix_runner {
       host.segments = seg->segments();
     }
     const std::int64_t outputs = output_count(c.algo, c.n, host.segments);
-    const bool keys_out = writes_keys(c.algo);
+    const algorithm_descriptor& d = describe(c.algo);
+    // Room for a key a segment: reduce_by_key writes them, and so does a library that reduces
+    // segments by their keys.
+    const bool keys_out = writes_keys(c.algo) || d.keys_as_well;
     const host_array<key_type> host_keys_out(keys_out ? host.segments : 0);
     std::int64_t host_runs = 0;
     host.out = reference.get();
@@ -195,7 +198,6 @@ class matrix_runner {
     run_pscan<T>(pscan::seq, c.algo, host, false);
 
     // The implementation's view: segment data and the reference where its target reads them.
-    const algorithm_descriptor& d = describe(c.algo);
     const bool flags = d.segments == segments_by::flags;
     const bool keys = d.segments == segments_by::keys || d.keys_as_well;
     const bool offsets = d.segments == segments_by::offsets;
