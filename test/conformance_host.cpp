@@ -2,6 +2,7 @@
 
 #include "conformance/error_cases.hpp"
 #include "conformance/large_cases.hpp"
+#include "conformance/offsets_scan_cases.hpp"
 #include "conformance/reduce_by_key_cases.hpp"
 #include "conformance/reduce_cases.hpp"
 #include "conformance/scan_cases.hpp"
@@ -15,6 +16,7 @@
 CONFORMANCE_SCAN_CASES(HOST_FIXTURES);
 CONFORMANCE_REDUCE_CASES(HOST_FIXTURES);
 CONFORMANCE_SEGMENTED_CASES(HOST_FIXTURES);
+CONFORMANCE_OFFSETS_SCAN_CASES(HOST_FIXTURES);
 CONFORMANCE_REDUCE_BY_KEY_CASES(HOST_FIXTURES);
 CONFORMANCE_TRANSFORM_CASES(HOST_FIXTURES);
 CONFORMANCE_ERROR_CASES(HOST_FIXTURES);

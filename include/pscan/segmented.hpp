@@ -1,8 +1,10 @@
 #pragma once
-// Segmented scans (by head flags, by key) and segmented_reduce (by offsets). A backend without its
-// own segmented scans gets the generic path of detail/segmented_generic.hpp.
+// Segmented scans (by head flags, by key, by offsets) and segmented_reduce (by offsets). A backend
+// without its own segmented scans gets the generic path of detail/segmented_generic.hpp; without
+// its own scans by offsets, a scan by flags (the offsets read on the host).
 
 #include <pscan/detail/dispatch.hpp>
+#include <pscan/detail/host_offsets.hpp>
 #include <pscan/detail/profiling.hpp>
 #include <pscan/detail/segmented_generic.hpp>
 #include <pscan/functional.hpp>
@@ -10,6 +12,7 @@
 #include <cstdint>
 #include <iterator>
 #include <type_traits>
+#include <vector>
 
 namespace pscan {
 namespace detail {
@@ -164,6 +167,102 @@ struct segmented_reduce_fn {
   }
 };
 
+// The checks of the scans by offsets' arguments, the offsets themselves aside; returns the
+// number of offsets.
+template <class P, class InIt, class OffIt, class OutIt>
+std::int64_t checked_offsets_scan(const P& policy, const char* name, InIt values,
+                                  OffIt offsets_first, OffIt offsets_last, OutIt out) {
+  const std::int64_t offsets =
+      checked_distance(name, "offsets_first", "offsets_last", offsets_first, offsets_last);
+  const bool segments = offsets > 1;
+  check_argument(policy, name, "offsets_first", offsets_first, offsets);
+  check_argument(policy, name, "values", values, segments ? -1 : 0);
+  check_argument(policy, name, "out", out, segments ? -1 : 0);
+  return offsets;
+}
+
+// The scans by offsets of a policy without its own, which runs on the host: the offsets are
+// checked there and their segment starts marked as head flags (n bytes), then
+// scan_by_flags(values, n, flags, out) scans [offsets[0], offsets[count-1]).
+template <class InIt, class OffIt, class OutIt, class ScanByFlags>
+OutIt scan_by_host_offsets(const char* name, InIt values, OffIt offsets, std::int64_t count,
+                           OutIt out, ScanByFlags scan_by_flags) {
+  check_host_offsets(name, offsets, offsets + count);
+  const auto base = static_cast<std::int64_t>(offsets[0]);
+  const auto end = static_cast<std::int64_t>(offsets[count - 1]);
+  if (end > base) {
+    std::vector<unsigned char> flags(static_cast<std::size_t>(end - base), 0);
+    for (std::int64_t s = 0; s + 1 < count; ++s) {
+      const auto at = static_cast<std::int64_t>(offsets[s]);
+      if (at < end) flags[static_cast<std::size_t>(at - base)] = 1;
+    }
+    scan_by_flags(values + base, end - base, flags.data(), out + base);
+  }
+  return out + end;
+}
+
+struct inclusive_scan_by_offsets_fn {
+  template <class P, class InIt, class OffIt, class OutIt, class Op = plus<>>
+  OutIt operator()(P&& policy, InIt values, OffIt offsets_first, OffIt offsets_last, OutIt out,
+                   Op op = {}) const {
+    const profile_range range("pscan::inclusive_scan_by_offsets");
+    constexpr const char* name = "pscan::inclusive_scan_by_offsets";
+    if constexpr (!accepts<P, Op, value_type_t<InIt>>()) {
+      return out;  // a static_assert has said why
+    } else if constexpr (is_collective_policy_v<P>) {
+      return adl_inclusive_scan_by_offsets::call(policy, values, offsets_first, offsets_last, out,
+                                                 op);
+    } else {
+      const std::int64_t count =
+          checked_offsets_scan(policy, name, values, offsets_first, offsets_last, out);
+      if (count < 2) return out;
+      using Pd = std::decay_t<P>;
+      if constexpr (adl_inclusive_scan_by_offsets::available<Pd, InIt, OffIt, OffIt, OutIt, Op>) {
+        return adl_inclusive_scan_by_offsets::call(policy, values, offsets_first, offsets_last,
+                                                   out, op);
+      } else {
+        return scan_by_host_offsets(
+            name, values, offsets_first, count, out,
+            [&](InIt first, std::int64_t n, const unsigned char* flags, OutIt to) {
+              segmented_inclusive_scan_fn{}(policy, first, first + n, flags, to, op);
+            });
+      }
+    }
+  }
+};
+
+struct exclusive_scan_by_offsets_fn {
+  template <class P, class InIt, class OffIt, class OutIt, class T, class Op = plus<>>
+  OutIt operator()(P&& policy, InIt values, OffIt offsets_first, OffIt offsets_last, OutIt out,
+                   T init, Op op = {}) const {
+    const profile_range range("pscan::exclusive_scan_by_offsets");
+    constexpr const char* name = "pscan::exclusive_scan_by_offsets";
+    if constexpr (!accepts_init<P, Op, T>()) {
+      return out;  // a static_assert has said why
+    } else if constexpr (is_collective_policy_v<P>) {
+      return adl_exclusive_scan_by_offsets::call(policy, values, offsets_first, offsets_last, out,
+                                                 init, op);
+    } else {
+      const std::int64_t count =
+          checked_offsets_scan(policy, name, values, offsets_first, offsets_last, out);
+      check_init(policy, name, init, count > 1);
+      if (count < 2) return out;
+      using Pd = std::decay_t<P>;
+      if constexpr (adl_exclusive_scan_by_offsets::available<Pd, InIt, OffIt, OffIt, OutIt, T,
+                                                             Op>) {
+        return adl_exclusive_scan_by_offsets::call(policy, values, offsets_first, offsets_last,
+                                                   out, init, op);
+      } else {
+        return scan_by_host_offsets(
+            name, values, offsets_first, count, out,
+            [&](InIt first, std::int64_t n, const unsigned char* flags, OutIt to) {
+              segmented_exclusive_scan_fn{}(policy, first, first + n, flags, to, init, op);
+            });
+      }
+    }
+  }
+};
+
 }  // namespace detail
 
 // out[i] = in[h] op ... op in[i], h the start of i's segment (head_flags[h] != 0, or h = 0).
@@ -175,5 +274,10 @@ inline constexpr detail::inclusive_scan_by_key_fn inclusive_scan_by_key{};
 inline constexpr detail::exclusive_scan_by_key_fn exclusive_scan_by_key{};
 // out[i] = init op values[offsets[i]] op ... op values[offsets[i+1] - 1]; init if empty.
 inline constexpr detail::segmented_reduce_fn segmented_reduce{};
+// The segmented scans with segments as segmented_reduce takes them, in place in values' positions:
+// out[i] for i in [offsets[0], offsets[m-1]) (m offsets), the segment of i the one of
+// [offsets[s], offsets[s+1]) that holds it. Returns out + offsets[m-1] (out for m < 2).
+inline constexpr detail::inclusive_scan_by_offsets_fn inclusive_scan_by_offsets{};
+inline constexpr detail::exclusive_scan_by_offsets_fn exclusive_scan_by_offsets{};
 
 }  // namespace pscan

@@ -8,5 +8,6 @@
 #include "reduce.hpp"
 #include "reduce_by_key.hpp"
 #include "scan.hpp"
+#include "scan_by_offsets.hpp"
 #include "segmented_reduce.hpp"
 #include "segmented_scan.hpp"

@@ -1,7 +1,8 @@
 #pragma once
 // Conformance: bad input throws pscan::invalid_argument naming the argument, before any write
-// (the output, filled with a sentinel, is compared after); offsets only the device holds, when
-// the CUDA policies' synchronize() reports them, or before any write in their checked mode.
+// (the output, filled with a sentinel, is compared after); segmented_reduce's offsets that only
+// the device holds, when the CUDA policies' synchronize() reports them, or before any write in
+// their checked mode (the scans by offsets always check them first).
 // Instantiate with CONFORMANCE_ERROR_CASES(fixtures...).
 
 #include <initializer_list>
@@ -72,6 +73,21 @@ TEST_CASE_TEMPLATE_DEFINE("reversed ranges are rejected before any write", F, re
                                 7);
       },
       {"segmented_reduce", "offsets_last"});
+  const auto reversed_offsets = [&](auto scan) { scan(offsets.begin() + 2, offsets.begin()); };
+  check_rejected(
+      [&] {
+        reversed_offsets([&](auto from, auto to) {
+          pscan::inclusive_scan_by_offsets(p, in.begin(), from, to, out.begin());
+        });
+      },
+      {"inclusive_scan_by_offsets", "offsets_last"});
+  check_rejected(
+      [&] {
+        reversed_offsets([&](auto from, auto to) {
+          pscan::exclusive_scan_by_offsets(p, in.begin(), from, to, out.begin(), 7);
+        });
+      },
+      {"exclusive_scan_by_offsets", "offsets_last"});
   CHECK(F::download(out) == untouched);
 }
 
@@ -110,6 +126,21 @@ TEST_CASE_TEMPLATE_DEFINE("bad offsets are rejected, named by their first bad in
       check_rejected([&] { call(F::policy()); }, {"segmented_reduce", "offsets", c.first_bad});
       CHECK(F::download(out) == untouched);
     }
+    // The scans by offsets check them before they start, on every policy.
+    auto scan_out = F::upload(std::vector<std::int32_t>(80, sentinel));
+    check_rejected(
+        [&] {
+          pscan::inclusive_scan_by_offsets(F::policy(), values.begin(), offs.begin(), offs.end(),
+                                           scan_out.begin());
+        },
+        {"inclusive_scan_by_offsets", "offsets", c.first_bad});
+    check_rejected(
+        [&] {
+          pscan::exclusive_scan_by_offsets(F::policy(), values.begin(), offs.begin(), offs.end(),
+                                           scan_out.begin(), 7);
+        },
+        {"exclusive_scan_by_offsets", "offsets", c.first_bad});
+    CHECK(F::download(scan_out) == std::vector<std::int32_t>(80, sentinel));
   }
 }
 

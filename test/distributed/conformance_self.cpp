@@ -4,6 +4,8 @@
 
 #include "conformance/error_cases.hpp"
 #include "conformance/large_cases.hpp"
+#include "conformance/offsets_scan_cases.hpp"
+#include "conformance/reduce_by_key_cases.hpp"
 #include "conformance/reduce_cases.hpp"
 #include "conformance/scan_cases.hpp"
 #include "conformance/segmented_cases.hpp"
@@ -32,6 +34,8 @@ TYPE_TO_STRING_AS("distributed_omp", conformance::distributed_omp_fixture);
 CONFORMANCE_SCAN_CASES(SELF_FIXTURES);
 CONFORMANCE_REDUCE_CASES(SELF_FIXTURES);
 CONFORMANCE_SEGMENTED_CASES(SELF_FIXTURES);
+CONFORMANCE_OFFSETS_SCAN_CASES(SELF_FIXTURES);
+CONFORMANCE_REDUCE_BY_KEY_CASES(SELF_FIXTURES);
 CONFORMANCE_TRANSFORM_CASES(SELF_FIXTURES);
 CONFORMANCE_ERROR_CASES(SELF_FIXTURES);
 CONFORMANCE_LARGE_CASES(SELF_FIXTURES);

@@ -130,6 +130,8 @@ TEST_CASE_TEMPLATE_DEFINE("distributed: bad offsets on one rank are rejected on 
   auto values = F::upload(std::vector<std::int32_t>(64, 1));
   auto out = F::upload(untouched);
   auto good = F::upload(std::vector<std::int64_t>{0, 3, 8, 8});
+  const std::vector<std::int32_t> scan_untouched(64, sentinel);
+  auto scan_out = F::upload(scan_untouched);
   const std::vector<std::vector<std::int64_t>> bad_offsets = {
       {0, 5, 3, 8},    // decreasing
       {0, 8, 16, 15},  // decreasing at the end
@@ -146,7 +148,22 @@ TEST_CASE_TEMPLATE_DEFINE("distributed: bad offsets on one rank are rejected on 
             pscan::segmented_reduce(p, values.begin(), offs.begin(), offs.end(), out.begin(), 7);
           },
           bad, "segmented_reduce", "offsets");
+      check_agreed(
+          [&](int b) {
+            auto& offs = world().rank == b ? bad_offs : good;
+            pscan::inclusive_scan_by_offsets(p, values.begin(), offs.begin(), offs.end(),
+                                             scan_out.begin());
+          },
+          bad, "inclusive_scan_by_offsets", "offsets");
+      check_agreed(
+          [&](int b) {
+            auto& offs = world().rank == b ? bad_offs : good;
+            pscan::exclusive_scan_by_offsets(p, values.begin(), offs.begin(), offs.end(),
+                                             scan_out.begin(), 7);
+          },
+          bad, "exclusive_scan_by_offsets", "offsets");
       CHECK(F::download(out) == untouched);
+      CHECK(F::download(scan_out) == scan_untouched);
     }
   }
 }

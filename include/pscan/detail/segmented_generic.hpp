@@ -50,6 +50,34 @@ struct key_heads {
   }
 };
 
+// Segments by offsets, positions counted from base = offsets[0]: i starts one where an offset of
+// a segment (offsets[0 .. count-1), the last one only ends the last segment) equals base + i.
+template <class OffIt>
+struct offset_heads {
+  OffIt offsets;
+  std::int64_t count;  // at least 2
+  std::int64_t base;
+  // The first s < count - 1 with offsets[s] >= base + i, or count - 1: a binary search.
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
+  PSCAN_HOST_DEVICE std::int64_t first_at_or_after(std::int64_t i) const {
+    std::int64_t low = 0, high = count - 1;
+    while (low < high) {
+      const std::int64_t mid = low + (high - low) / 2;
+      if (static_cast<std::int64_t>(offsets[mid]) < base + i) {
+        low = mid + 1;
+      } else {
+        high = mid;
+      }
+    }
+    return low;
+  }
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
+  PSCAN_HOST_DEVICE bool operator()(std::int64_t i) const {
+    const std::int64_t s = first_at_or_after(i);
+    return i == 0 || (s < count - 1 && static_cast<std::int64_t>(offsets[s]) == base + i);
+  }
+};
+
 // Inputs: (values[i], head(i)).
 template <class T, class InIt, class Heads>
 struct flagged_input {

@@ -12,6 +12,7 @@
 // check_offsets_kernel first and waits. The combination order depends only on the sizes and the
 // grid, so results are the same bits from run to run.
 
+#include <cuda_common/algorithms/checked_offsets.cuh>
 #include <cuda_common/block/block_scan.cuh>
 #include <cuda_common/check.cuh>
 #include <cuda_common/launch.cuh>
@@ -23,7 +24,6 @@
 #include <cuda_common/tile/segmented_reduce_tile.cuh>
 #include <cuda_common/tile/tile_io.cuh>
 
-#include <pscan/detail/host_offsets.hpp>
 #include <pscan/future_value.hpp>
 
 #include <algorithm>
@@ -66,57 +66,6 @@ struct segmented_reduce_tuning<A, E, target::sm80> : segmented_reduce_tuning<A, 
 // The offsets' value type, as the kernels hold it.
 template <class OffIt>
 using offset_value_t = std::remove_cv_t<typename std::iterator_traits<OffIt>::value_type>;
-
-inline constexpr int check_offsets_block_threads = 256;
-
-// *first_bad = min(*first_bad, the lowest i of [from, to) with offsets[0] < 0 (i = 0) or
-// offsets[i] < offsets[i-1]); the whole grid strides over the range.
-template <class OffIt>
-__device__ void find_first_bad_offset(OffIt offsets, std::int64_t from, std::int64_t to,
-                                      std::int64_t thread, std::int64_t threads,
-                                      unsigned long long* first_bad) {
-  for (std::int64_t i = from + thread; i < to; i += threads) {
-    const auto here = static_cast<std::int64_t>(offsets[i]);
-    if (i == 0 ? here < 0 : here < static_cast<std::int64_t>(offsets[i - 1])) {
-      atomicMin(first_bad, static_cast<unsigned long long>(i));
-      return;  // the thread's later indices are higher
-    }
-  }
-}
-
-template <class OffIt>
-__global__ void __launch_bounds__(check_offsets_block_threads)
-    check_offsets_kernel(OffIt offsets, std::int64_t count, unsigned long long* first_bad) {
-  find_first_bad_offset(offsets, 0, count,
-                        std::int64_t{blockIdx.x} * check_offsets_block_threads + threadIdx.x,
-                        std::int64_t{gridDim.x} * check_offsets_block_threads, first_bad);
-}
-
-// The checked mode: checks the offsets and waits, so that bad ones throw before any write.
-template <class Derived, class OffIt>
-void check_offsets(const policy_base<Derived>& p, OffIt offsets, std::int64_t count) {
-  if (is_capturing(p.stream)) {
-    throw invalid_argument(
-        "pscan::segmented_reduce: the checked mode waits for its check of the offsets, which a "
-        "stream capturing a CUDA graph cannot; capture the unchecked call");
-  }
-  temporary_buffer<unsigned long long> first_bad(1, p);
-  PSCAN_CUDA_CHECK(cudaMemsetAsync(first_bad.data(), 0xff, sizeof(unsigned long long), p.stream));
-  const std::int64_t blocks =
-      std::min<std::int64_t>(ceil_div<std::int64_t>(count, check_offsets_block_threads),
-                             std::int64_t{current_device_info().sm_count} * 8);
-  check_offsets_kernel<<<static_cast<unsigned>(blocks), check_offsets_block_threads, 0, p.stream>>>(
-      offsets, count, first_bad.data());
-  PSCAN_CUDA_CHECK_LAUNCH();
-  unsigned long long result = no_bad_offset;
-  PSCAN_CUDA_CHECK(cudaMemcpyAsync(&result, first_bad.data(), sizeof result,
-                                   cudaMemcpyDeviceToHost, p.stream));
-  PSCAN_CUDA_CHECK(cudaStreamSynchronize(p.stream));
-  if (result != no_bad_offset) {
-    throw pscan::detail::offsets_error("pscan::segmented_reduce",
-                                       static_cast<std::int64_t>(result));
-  }
-}
 
 // A block's stretch for the last block: its summary and the index of its first end.
 template <class A>
@@ -280,7 +229,7 @@ void segmented_reduce(const policy_base<Derived>& p, InIt values, OffIt offsets_
   using A = pscan::detail::init_value_t<Init>;
   using E = offset_value_t<OffIt>;
   const std::int64_t count = offsets_last - offsets_first;
-  if (p.is_checked) check_offsets(p, offsets_first, count);
+  if (p.is_checked) check_offsets(p, "pscan::segmented_reduce", offsets_first, count);
   const std::int64_t segments = count - 1;
   with_build([&](auto build) {
     using Build = decltype(build);

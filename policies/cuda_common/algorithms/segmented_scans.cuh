@@ -1,11 +1,13 @@
 #pragma once
-// The four segmented scans of the CUDA policies (found by argument-dependent lookup through
-// their common base, cuda_common::policy_base): each names its segments by a head source of
+// The segmented scans of the CUDA policies (found by argument-dependent lookup through their
+// common base, cuda_common::policy_base): each names its segments by a head source of
 // include/pscan/detail/segmented_generic.hpp and scans the segmented input
 // (tile/segmented_tile_scan.cuh: values and heads read once each, (value, head) accumulators)
 // with the lifted operator, by the backend's kernels::scan. init is cuda_common::no_init for the
-// inclusive scans.
+// inclusive scans. The scans by offsets first check the offsets and wait for the range they
+// cover, which sizes the kernels.
 
+#include <cuda_common/algorithms/checked_offsets.cuh>
 #include <cuda_common/algorithms/scans.cuh>
 #include <cuda_common/policy.cuh>
 #include <cuda_common/tile/segmented_tile_scan.cuh>
@@ -52,6 +54,32 @@ void exclusive_scan_by_key(const policy_base<P>& p, KeyIt keys_first, KeyIt keys
                            InIt values, OutIt out, Init init, Op op, KeyEq eq) {
   scan_segments(p, values, keys_last - keys_first,
                 pscan::detail::key_heads<KeyIt, KeyEq>{keys_first, eq}, out, init, op);
+}
+
+template <class P, class InIt, class OffIt, class OutIt, class Init, class Op>
+OutIt scan_by_offsets(const policy_base<P>& p, const char* name, InIt values, OffIt offsets,
+                      std::int64_t count, OutIt out, const Init& init, Op op) {
+  const offsets_check range = check_offsets(p, name, offsets, count);
+  if (range.last > range.first) {
+    scan_segments(p, values + range.first, range.last - range.first,
+                  pscan::detail::offset_heads<OffIt>{offsets, count, range.first},
+                  out + range.first, init, op);
+  }
+  return out + range.last;
+}
+
+template <class P, class InIt, class OffIt, class OutIt, class Op>
+OutIt inclusive_scan_by_offsets(const policy_base<P>& p, InIt values, OffIt offsets_first,
+                                OffIt offsets_last, OutIt out, Op op) {
+  return scan_by_offsets(p, "pscan::inclusive_scan_by_offsets", values, offsets_first,
+                         offsets_last - offsets_first, out, no_init{}, op);
+}
+
+template <class P, class InIt, class OffIt, class OutIt, class Init, class Op>
+OutIt exclusive_scan_by_offsets(const policy_base<P>& p, InIt values, OffIt offsets_first,
+                                OffIt offsets_last, OutIt out, Init init, Op op) {
+  return scan_by_offsets(p, "pscan::exclusive_scan_by_offsets", values, offsets_first,
+                         offsets_last - offsets_first, out, init, op);
 }
 
 }  // namespace pscan::cuda_common

@@ -1,9 +1,9 @@
 #pragma once
 // Which of a thread's items start a segment, as one bit each: bit k of thread_heads(h, first,
 // count) is set when item first + k (k < count) starts one, by the head sources of
-// include/pscan/detail/segmented_generic.hpp (head flags, or keys that differ from their left
-// neighbour's). The flags or keys are read once each, in 16-byte units where they are a raw
-// pointer to a type that divides 16 bytes, the thread's range is whole and aligned; a key
+// include/pscan/detail/segmented_generic.hpp (head flags, keys that differ from their left
+// neighbour's, or offsets). The flags or keys are read once each, in 16-byte units where they are
+// a raw pointer to a type that divides 16 bytes, the thread's range is whole and aligned; a key
 // scan reads one key more, the left neighbour of the thread's first.
 
 #include <cuda_common/tile/tile_io.cuh>
@@ -95,6 +95,25 @@ __device__ __forceinline__ std::uint32_t thread_heads(
       const K key = h.keys[first + k];
       if ((k == 0 && first == 0) || !h.eq(left, key)) bits |= 1u << k;
       left = key;
+    }
+  }
+  return bits;
+}
+
+// One search for the thread's first position, then the offsets in its range in order; a run of
+// equal offsets (empty segments) is jumped over by another search.
+template <int ITEMS, class OffIt>
+__device__ __forceinline__ std::uint32_t thread_heads(
+    const pscan::detail::offset_heads<OffIt>& h, std::int64_t first, int count) {
+  std::uint32_t bits = 0;
+  std::int64_t s = h.first_at_or_after(first);
+  while (s < h.count - 1) {
+    const std::int64_t k = static_cast<std::int64_t>(h.offsets[s]) - h.base - first;
+    if (k >= count) break;
+    bits |= 1u << k;
+    ++s;
+    if (s < h.count - 1 && static_cast<std::int64_t>(h.offsets[s]) - h.base - first == k) {
+      s = h.first_at_or_after(first + k + 1);
     }
   }
   return bits;

@@ -1,0 +1,91 @@
+#pragma once
+// Offsets checked on the device before anything is written: a grid-strided pass finds the first
+// offset that breaks the contract (offsets[0] < 0, or one below its predecessor), and the host
+// waits for it. The same pass reads the first and last offset, the range the segments cover.
+// segmented_reduce's checked mode runs it; the scans by offsets always do (their kernels are
+// sized by that range).
+
+#include <cuda_common/check.cuh>
+#include <cuda_common/policy.cuh>
+#include <cuda_common/runtime/device_info.cuh>
+#include <cuda_common/runtime/temporary.cuh>
+#include <cuda_common/utility.cuh>
+
+#include <pscan/detail/host_offsets.hpp>
+#include <pscan/error.hpp>
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+namespace pscan::cuda_common {
+
+inline constexpr int check_offsets_block_threads = 256;
+
+// *first_bad = min(*first_bad, the lowest i of [from, to) with offsets[0] < 0 (i = 0) or
+// offsets[i] < offsets[i-1]); the whole grid strides over the range.
+template <class OffIt>
+__device__ void find_first_bad_offset(OffIt offsets, std::int64_t from, std::int64_t to,
+                                      std::int64_t thread, std::int64_t threads,
+                                      unsigned long long* first_bad) {
+  for (std::int64_t i = from + thread; i < to; i += threads) {
+    const auto here = static_cast<std::int64_t>(offsets[i]);
+    if (i == 0 ? here < 0 : here < static_cast<std::int64_t>(offsets[i - 1])) {
+      atomicMin(first_bad, static_cast<unsigned long long>(i));
+      return;  // the thread's later indices are higher
+    }
+  }
+}
+
+// What the check found: the first bad offset (no_bad_offset if none) and the range
+// [offsets[0], offsets[count-1]).
+struct offsets_check {
+  unsigned long long first_bad;
+  std::int64_t first;
+  std::int64_t last;
+};
+
+template <class OffIt>
+__global__ void __launch_bounds__(check_offsets_block_threads)
+    check_offsets_kernel(OffIt offsets, std::int64_t count, offsets_check* result) {
+  const std::int64_t thread = std::int64_t{blockIdx.x} * check_offsets_block_threads + threadIdx.x;
+  if (thread == 0) {
+    result->first = static_cast<std::int64_t>(offsets[0]);
+    result->last = static_cast<std::int64_t>(offsets[count - 1]);
+  }
+  find_first_bad_offset(offsets, 0, count, thread,
+                        std::int64_t{gridDim.x} * check_offsets_block_threads, &result->first_bad);
+}
+
+// Checks offsets[0 .. count) (count >= 1) and waits: throws pscan::invalid_argument for a bad
+// one, naming `algorithm`, before any write; else returns the range the segments cover.
+template <class Derived, class OffIt>
+offsets_check check_offsets(const policy_base<Derived>& p, const char* algorithm, OffIt offsets,
+                            std::int64_t count) {
+  if (is_capturing(p.stream)) {
+    throw invalid_argument(std::string(algorithm) +
+                           ": the check of the offsets waits for the device, which a stream "
+                           "capturing a CUDA graph cannot");
+  }
+  temporary_buffer<offsets_check> found(1, p);
+  PSCAN_CUDA_CHECK(cudaMemsetAsync(&found.data()->first_bad, 0xff, sizeof(unsigned long long),
+                                   p.stream));
+  const std::int64_t blocks =
+      std::min<std::int64_t>(ceil_div<std::int64_t>(count, check_offsets_block_threads),
+                             std::int64_t{current_device_info().sm_count} * 8);
+  check_offsets_kernel<<<static_cast<unsigned>(blocks), check_offsets_block_threads, 0, p.stream>>>(
+      offsets, count, found.data());
+  PSCAN_CUDA_CHECK_LAUNCH();
+  offsets_check result{};
+  PSCAN_CUDA_CHECK(cudaMemcpyAsync(&result, found.data(), sizeof result, cudaMemcpyDeviceToHost,
+                                   p.stream));
+  PSCAN_CUDA_CHECK(cudaStreamSynchronize(p.stream));
+  if (result.first_bad != no_bad_offset) {
+    throw pscan::detail::offsets_error(algorithm, static_cast<std::int64_t>(result.first_bad));
+  }
+  return result;
+}
+
+}  // namespace pscan::cuda_common
