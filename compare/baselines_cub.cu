@@ -63,6 +63,7 @@ cudaError_t cub_call(void* temp, std::size_t& temp_bytes, algorithm a, const cel
       return cub::DeviceScan::InclusiveScan(temp, temp_bytes, flagged_input(in, b.flags),
                                             flagged_output(out), lifted<op_t<T>>{op}, b.n, s);
     case algorithm::inclusive_scan_by_key:
+    case algorithm::inclusive_scan_by_offsets:  // by the keys of the same segments
       if constexpr (generic) {
         return cub::DeviceScan::InclusiveScanByKey(temp, temp_bytes, b.keys, in, out, op, b.n,
                                                    ::cuda::std::equal_to<>{}, s);
@@ -129,6 +130,7 @@ implementation cub_implementation(const char* name, bool to_host) {
                      algorithm::inclusive_scan_by_key,
                      algorithm::exclusive_scan_by_key,
                      algorithm::segmented_reduce,
+                     algorithm::inclusive_scan_by_offsets,
                      algorithm::reduce_by_key};
   if (to_host) impl.algorithms = {algorithm::reduce};
   impl.unsupported = cub_unsupported;

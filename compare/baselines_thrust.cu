@@ -92,6 +92,7 @@ void thrust_call(thrust_state& st, algorithm a, const cell_buffers& b) {
                              flagged_output(out), lifted<op_t<T>>{op});
       return;
     case algorithm::inclusive_scan_by_key:
+    case algorithm::inclusive_scan_by_offsets:  // by the keys of the same segments
       thrust::inclusive_scan_by_key(policy, b.keys, b.keys + b.n, in, out,
                                     thrust::equal_to<key_type>{}, op);
       return;

@@ -40,6 +40,7 @@ void run_thrust_omp(algorithm a, const cell_buffers& b) {
       *out = thrust::reduce(thrust::omp::par, in, in + b.n, identity_value<T>(), op);
       return;
     case algorithm::inclusive_scan_by_key:
+    case algorithm::inclusive_scan_by_offsets:  // by the keys of the same segments
       thrust::inclusive_scan_by_key(thrust::omp::par, b.keys, b.keys + b.n, in, out,
                                     thrust::equal_to<key_type>{}, op);
       return;
@@ -65,7 +66,8 @@ implementation thrust_omp() {
   impl.algorithms = {algorithm::inclusive_scan,        algorithm::exclusive_scan,
                      algorithm::reduce,                algorithm::reduce_into,
                      algorithm::inclusive_scan_by_key, algorithm::exclusive_scan_by_key,
-                     algorithm::segmented_reduce,      algorithm::reduce_by_key};
+                     algorithm::segmented_reduce,      algorithm::inclusive_scan_by_offsets,
+                     algorithm::reduce_by_key};
   impl.unsupported = thrust_omp_unsupported;
   impl.unsupported_segments = [](algorithm a, const segment_lengths& s) {
     return no_empty_segments("thrust::reduce_by_key", a, s);

@@ -1,13 +1,15 @@
 #pragma once
 // The algorithms of pscan::distributed over NCCL whose few bytes per rank cross through the
 // hosts: the MPI backend's, with the same local policy. reduce returns its value to the host
-// anyway; the segmented algorithms and reduce_by_key exchange (total, head) pairs, boundary keys
-// or run edges through MPI_Allgather, their local work on the GPU as with any local policy.
+// anyway; the segmented algorithms and reduce_by_key exchange (total, head) pairs, boundary keys,
+// run edges or only their checks through MPI_Allgather, their local work on the GPU as with any
+// local policy.
 
 #include "policy.hpp"
 
 #include <distributed/reduce.hpp>
 #include <distributed/reduce_by_key.hpp>
+#include <distributed/scan_by_offsets.hpp>
 #include <distributed/segmented_reduce.hpp>
 #include <distributed/segmented_scan.hpp>
 
@@ -28,6 +30,8 @@ PSCAN_NCCL_OVER_MPI(segmented_exclusive_scan)
 PSCAN_NCCL_OVER_MPI(inclusive_scan_by_key)
 PSCAN_NCCL_OVER_MPI(exclusive_scan_by_key)
 PSCAN_NCCL_OVER_MPI(segmented_reduce)
+PSCAN_NCCL_OVER_MPI(inclusive_scan_by_offsets)
+PSCAN_NCCL_OVER_MPI(exclusive_scan_by_offsets)
 PSCAN_NCCL_OVER_MPI(reduce_by_key)
 PSCAN_NCCL_OVER_MPI(reduce_by_key_into)
 
