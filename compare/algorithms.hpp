@@ -117,7 +117,8 @@ constexpr bool is_segmented(algorithm a) { return describe(a).segments != segmen
 constexpr bool is_reduction(algorithm a) { return describe(a).writes == output_shape::one; }
 // reduce_by_key: a key and a value per segment, the number of segments to device memory.
 constexpr bool writes_keys(algorithm a) {
-  return describe(a).segments == segments_by::keys && describe(a).writes == output_shape::per_segment;
+  return describe(a).segments == segments_by::keys &&
+         describe(a).writes == output_shape::per_segment;
 }
 inline const char* name_of(algorithm a) { return describe(a).name; }
 

@@ -106,7 +106,8 @@ struct inclusive_form {
 
   template <class Heads>
   auto input(Heads heads) const {
-    return make_index_iterator(pscan::detail::flagged_input<T, InIt, Heads>{values, heads});
+    using input = pscan::detail::flagged_input<flagged<T>, InIt, Heads>;
+    return make_index_iterator(input{values, heads});
   }
   // A rank's total once its first position turns out to start a segment.
   flagged<T> starting(flagged<T> total) const { return {total.value, true}; }

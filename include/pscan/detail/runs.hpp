@@ -35,16 +35,6 @@ struct counted_op {
   }
 };
 
-template <class T, class InIt, class Heads>
-struct counted_input {
-  InIt values;
-  Heads heads;
-  PSCAN_CALLS_WHAT_IT_IS_GIVEN
-  PSCAN_HOST_DEVICE counted<T> operator()(std::int64_t i) const {
-    return {static_cast<T>(values[i]), heads(i) ? 1 : 0};
-  }
-};
-
 // Assigning the scan's value at i: the key where a run starts, the value where it ends, and
 // the number of runs at the last element (to *runs_out).
 template <class KeyIt, class Heads, class KeyOut, class ValOut, class RunsOut>
@@ -75,7 +65,9 @@ struct run_output {
 template <class Output>
 struct run_writers {
   Output output;
-  PSCAN_HOST_DEVICE typename Output::writer operator()(std::int64_t i) const { return {&output, i}; }
+  PSCAN_HOST_DEVICE typename Output::writer operator()(std::int64_t i) const {
+    return {&output, i};
+  }
 };
 
 // Writes the runs of keys[0, n) (n > 0) and their number.
@@ -86,12 +78,11 @@ void reduce_runs(const P& policy, KeyIt keys, std::int64_t n, InIt values, KeyOu
   using T = typename std::iterator_traits<InIt>::value_type;
   using Heads = key_heads<KeyIt, KeyEq>;
   const Heads heads{keys, eq};
-  const auto in = make_index_iterator(counted_input<T, InIt, Heads>{values, heads});
+  const auto in = make_index_iterator(flagged_input<counted<T>, InIt, Heads>{values, heads});
   using Output = run_output<KeyIt, Heads, KeyOut, ValOut, RunsOut>;
-  adl_inclusive_scan::call(
-      policy, in, in + n,
-      make_index_iterator(run_writers<Output>{Output{keys, heads, n, keys_out, values_out, runs_out}}),
-      counted_op<Op>{op});
+  const Output output{keys, heads, n, keys_out, values_out, runs_out};
+  adl_inclusive_scan::call(policy, in, in + n, make_index_iterator(run_writers<Output>{output}),
+                           counted_op<Op>{op});
 }
 
 }  // namespace pscan::detail

@@ -78,14 +78,15 @@ struct offset_heads {
   }
 };
 
-// Inputs: (values[i], head(i)).
-template <class T, class InIt, class Heads>
+// Inputs: A{values[i], head(i)}, A an accumulator with a value and a head mark (flagged<T>, or
+// runs.hpp's counted<T>, whose run count a head starts at 1).
+template <class A, class InIt, class Heads>
 struct flagged_input {
   InIt values;
   Heads heads;
   PSCAN_CALLS_WHAT_IT_IS_GIVEN
-  PSCAN_HOST_DEVICE flagged<T> operator()(std::int64_t i) const {
-    return flagged<T>{static_cast<T>(values[i]), heads(i)};
+  PSCAN_HOST_DEVICE A operator()(std::int64_t i) const {
+    return A{static_cast<decltype(A::value)>(values[i]), heads(i)};
   }
 };
 
@@ -177,7 +178,7 @@ template <class P, class InIt, class Heads, class OutIt, class Op>
 void inclusive_scan_by_heads(const P& policy, InIt values, Heads heads, std::int64_t n, OutIt out,
                              Op op) {
   using T = typename std::iterator_traits<InIt>::value_type;
-  const auto in = make_index_iterator(flagged_input<T, InIt, Heads>{values, heads});
+  const auto in = make_index_iterator(flagged_input<flagged<T>, InIt, Heads>{values, heads});
   adl_inclusive_scan::call(policy, in, in + n, make_index_iterator(value_output<OutIt>{out}),
                            lifted_op<Op>{op});
 }
