@@ -49,6 +49,29 @@ TEST_CASE_TEMPLATE_DEFINE("large inputs", F, large_case) {
     pscan::segmented_reduce(F::policy(), in.begin(), offs.begin(), offs.end(), sums.begin(),
                             K::init(), op);
     check_equal(expected_segmented_reduce(input, offsets, K::init(), op), F::download(sums));
+
+    INFO("inclusive_scan_by_offsets");
+    const auto before = F::download(out);
+    CHECK(pscan::inclusive_scan_by_offsets(F::policy(), in.begin(), offs.begin(), offs.end(),
+                                           out.begin(), op) == out.begin() + offsets.back());
+    check_equal(expected_scan_by_offsets<false>(input, offsets, before, K::init(), op),
+                F::download(out));
+  }
+  {
+    INFO("reduce_by_key");
+    const auto keys = make_keys(random, large_size, 100000);
+    auto key_values = F::upload(keys);
+    auto run_keys = F::upload(std::vector<std::int32_t>(input.size()));
+    auto run_values = F::upload(std::vector<std::int32_t>(input.size()));
+    const auto ends = pscan::reduce_by_key(F::policy(), key_values.begin(), key_values.end(),
+                                           in.begin(), run_keys.begin(), run_values.begin(),
+                                           pscan::equal_to<>{}, op);
+    const auto expected = expected_runs(keys, input, op, pscan::equal_to<>{});
+    const auto runs = static_cast<std::int64_t>(expected.first.size());
+    CHECK(ends.first == run_keys.begin() + runs);
+    CHECK(ends.second == run_values.begin() + runs);
+    check_equal(expected.first, leading(F::download(run_keys), runs));
+    check_equal(expected.second, leading(F::download(run_values), runs));
   }
 }
 

@@ -15,28 +15,6 @@
 
 namespace conformance {
 
-// out as a scan by offsets leaves it, by a plain loop over the segments (init only if Exclusive).
-template <bool Exclusive, class T, class Off, class Op>
-std::vector<T> expected_scan_by_offsets(const std::vector<T>& values,
-                                        const std::vector<Off>& offsets, std::vector<T> out,
-                                        T init, Op op) {
-  for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
-    const auto first = static_cast<std::size_t>(offsets[s]);
-    const auto last = static_cast<std::size_t>(offsets[s + 1]);
-    T acc = init;
-    for (std::size_t i = first; i < last; ++i) {
-      if constexpr (Exclusive) {
-        out[i] = acc;
-        acc = op(acc, values[i]);
-      } else {
-        acc = i == first ? values[i] : T(op(acc, values[i]));
-        out[i] = acc;
-      }
-    }
-  }
-  return out;
-}
-
 template <bool Exclusive, class P, class In, class Off, class Out, class T, class Op>
 auto scan_by_offsets(const P& policy, In values, Off offsets_first, Off offsets_last, Out out,
                      T init, Op op) {

@@ -12,28 +12,6 @@
 #include <utility>
 #include <vector>
 
-namespace conformance {
-
-// The runs of keys under eq, by a plain loop: each run's first key and the reduction of its
-// values, left to right.
-template <class V, class Op, class KeyEq>
-std::pair<std::vector<std::int32_t>, std::vector<V>> expected_runs(
-    const std::vector<std::int32_t>& keys, const std::vector<V>& values, Op op, KeyEq eq) {
-  std::vector<std::int32_t> run_keys;
-  std::vector<V> run_values;
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    if (i == 0 || !eq(keys[i - 1], keys[i])) {
-      run_keys.push_back(keys[i]);
-      run_values.push_back(values[i]);
-    } else {
-      run_values.back() = op(run_values.back(), values[i]);
-    }
-  }
-  return {run_keys, run_values};
-}
-
-}  // namespace conformance
-
 TEST_CASE_TEMPLATE_DEFINE("reduce_by_key", F, reduce_by_key_case) {
   using namespace conformance;
   CONFORMANCE_SEEDED_RANDOM(random);

@@ -2,6 +2,7 @@
 // The expected results: plain left-to-right loops, independent of every pscan policy.
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace conformance {
@@ -70,6 +71,46 @@ std::vector<T> expected_segmented_reduce(const std::vector<V>& values,
     out.push_back(acc);
   }
   return out;
+}
+
+// out as a scan by offsets leaves it, by a plain loop over the segments (init only if Exclusive).
+template <bool Exclusive, class T, class Off, class Op>
+std::vector<T> expected_scan_by_offsets(const std::vector<T>& values,
+                                        const std::vector<Off>& offsets, std::vector<T> out,
+                                        T init, Op op) {
+  for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
+    const auto first = static_cast<std::size_t>(offsets[s]);
+    const auto last = static_cast<std::size_t>(offsets[s + 1]);
+    T acc = init;
+    for (std::size_t i = first; i < last; ++i) {
+      if constexpr (Exclusive) {
+        out[i] = acc;
+        acc = op(acc, values[i]);
+      } else {
+        acc = i == first ? values[i] : T(op(acc, values[i]));
+        out[i] = acc;
+      }
+    }
+  }
+  return out;
+}
+
+// The runs of keys under eq, by a plain loop: each run's first key and the reduction of its
+// values, left to right.
+template <class V, class Op, class KeyEq>
+std::pair<std::vector<std::int32_t>, std::vector<V>> expected_runs(
+    const std::vector<std::int32_t>& keys, const std::vector<V>& values, Op op, KeyEq eq) {
+  std::vector<std::int32_t> run_keys;
+  std::vector<V> run_values;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (i == 0 || !eq(keys[i - 1], keys[i])) {
+      run_keys.push_back(keys[i]);
+      run_values.push_back(values[i]);
+    } else {
+      run_values.back() = op(run_values.back(), values[i]);
+    }
+  }
+  return {run_keys, run_values};
 }
 
 }  // namespace conformance

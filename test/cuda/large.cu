@@ -1,10 +1,11 @@
 // More than 2^31 elements (and segments) on every CUDA policy: 64-bit sizes, tile counts and
-// offsets. uint8
-// values with wrapping plus keep the memory at ~2 GiB per array; inputs are generated and outputs
-// checked on the device (a scan is right iff every element follows from its predecessor).
+// offsets. uint8 values with wrapping plus keep the memory at ~2 GiB per array; inputs are
+// generated and outputs checked on the device (a scan is right iff every element follows from its
+// predecessor).
 
 #include <pscan/detail/index_iterator.hpp>
 
+#include <algorithm>
 #include <cstdint>
 
 #include "device_fixture.cuh"
@@ -29,12 +30,33 @@ __global__ void fill(byte* values, byte* flags, std::int64_t count) {
   }
 }
 
-// The scans, and segmented_reduce over segments of one element each (out[i] = init + in[i]).
-enum class scan_form { inclusive, exclusive, segmented_inclusive, single_element_segments };
+// The scans (segmented: by the flags, or in periods of `period` elements), segmented_reduce over
+// segments of one element each (out[i] = init + in[i]) and the inclusive scan of those
+// (out[i] = in[i]).
+enum class scan_form {
+  inclusive,
+  exclusive,
+  segmented_inclusive,
+  periodic_inclusive,
+  single_element_segments,
+  single_element_scan
+};
 
 // offsets[i] = i: every segment holds one element.
 struct position {
   __host__ __device__ std::int64_t operator()(std::int64_t i) const { return i; }
+};
+
+// Segments of `period` elements, the last one shorter: their offsets, and keys that name them.
+constexpr std::int64_t period = std::int64_t{1} << 20;
+constexpr std::int64_t periods = (n + period - 1) / period;
+struct period_start {
+  __host__ __device__ std::int64_t operator()(std::int64_t s) const {
+    return s * period < n ? s * period : n;
+  }
+};
+struct period_of {
+  __host__ __device__ std::int64_t operator()(std::int64_t i) const { return i / period; }
 };
 
 // Counts positions where out breaks the scan's recurrence and keeps the first of them.
@@ -46,6 +68,9 @@ __global__ void check_recurrence(scan_form form, const byte* in, const byte* fla
     byte expected;
     if (form == scan_form::single_element_segments) {
       expected = byte(init + in[i]);
+    } else if (form == scan_form::single_element_scan ||
+               (form == scan_form::periodic_inclusive && i % period == 0)) {
+      expected = in[i];
     } else if (form == scan_form::exclusive) {
       expected = i == 0 ? init : byte(out[i - 1] + in[i - 1]);
     } else if (form == scan_form::segmented_inclusive && flags[i] != 0) {
@@ -129,11 +154,40 @@ TEST_CASE_TEMPLATE_DEFINE("more than 2^31 elements", F, large_case) {
     }
   }
 
+  {
+    INFO("reduce_by_key over runs of `period` equal keys");
+    const auto keys = pscan::detail::make_index_iterator(period_of{});
+    device_buffer<std::int64_t> run_keys(periods), runs(1);
+    device_buffer<byte> run_sums(periods);
+    pscan::reduce_by_key_into(p, keys, keys + n, in.begin(), run_keys.begin(), run_sums.begin(),
+                              runs.begin(), pscan::equal_to<>{}, wrapping_plus);
+    CHECK(F::download(runs)[0] == periods);
+    const auto key_of_run = F::download(run_keys);
+    const auto sum_of_run = F::download(run_sums);
+    for (std::int64_t r = 0; r < periods; ++r) {
+      const byte expected = byte(prefix(std::min(n, (r + 1) * period)) - prefix(r * period));
+      if (key_of_run[r] != r || sum_of_run[r] != expected) {
+        CHECK_MESSAGE(false, "run ", r, ": key ", key_of_run[r], ", sum ", int(sum_of_run[r]),
+                      " (expected ", int(expected), ")");
+        break;
+      }
+    }
+  }
+
+  // The scan by offsets of the same periods.
+  const auto starts = pscan::detail::make_index_iterator(period_start{});
+  CHECK(pscan::inclusive_scan_by_offsets(p, in.begin(), starts, starts + (periods + 1),
+                                         out.begin(), wrapping_plus) == out.end());
+  check_scan<F>(scan_form::periodic_inclusive, in, flags, out);
+
   // More than 2^31 segments (n of one element each), offsets from an iterator.
   const auto offsets = pscan::detail::make_index_iterator(position{});
   pscan::segmented_reduce(p, in.begin(), offsets, offsets + (n + 1), out.begin(), init,
                           wrapping_plus);
   check_scan<F>(scan_form::single_element_segments, in, flags, out);
+  CHECK(pscan::inclusive_scan_by_offsets(p, in.begin(), offsets, offsets + (n + 1), out.begin(),
+                                         wrapping_plus) == out.end());
+  check_scan<F>(scan_form::single_element_scan, in, flags, out);
 }
 
 TEST_CASE_TEMPLATE_INVOKE(large_case, CUDA_FIXTURES);
