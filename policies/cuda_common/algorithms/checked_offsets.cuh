@@ -60,14 +60,15 @@ __global__ void __launch_bounds__(check_offsets_block_threads)
 }
 
 // Checks offsets[0 .. count) (count >= 1) and waits: throws pscan::invalid_argument for a bad
-// one, naming `algorithm`, before any write; else returns the range the segments cover.
+// one, naming `algorithm`, before any write; else returns the range the segments cover. Under
+// graph capture it throws instead, ending its message with `remedy` (may be empty).
 template <class Derived, class OffIt>
 offsets_check check_offsets(const policy_base<Derived>& p, const char* algorithm, OffIt offsets,
-                            std::int64_t count) {
+                            std::int64_t count, const char* remedy = "") {
   if (is_capturing(p.stream)) {
     throw invalid_argument(std::string(algorithm) +
                            ": the check of the offsets waits for the device, which a stream "
-                           "capturing a CUDA graph cannot");
+                           "capturing a CUDA graph cannot" + remedy);
   }
   temporary_buffer<offsets_check> found(1, p);
   PSCAN_CUDA_CHECK(cudaMemsetAsync(&found.data()->first_bad, 0xff, sizeof(unsigned long long),

@@ -229,7 +229,10 @@ void segmented_reduce(const policy_base<Derived>& p, InIt values, OffIt offsets_
   using A = pscan::detail::init_value_t<Init>;
   using E = offset_value_t<OffIt>;
   const std::int64_t count = offsets_last - offsets_first;
-  if (p.is_checked) check_offsets(p, "pscan::segmented_reduce", offsets_first, count);
+  if (p.is_checked) {
+    check_offsets(p, "pscan::segmented_reduce", offsets_first, count,
+                  "; capture the call without .checked()");
+  }
   const std::int64_t segments = count - 1;
   with_build([&](auto build) {
     using Build = decltype(build);
