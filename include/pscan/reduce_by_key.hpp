@@ -3,8 +3,8 @@
 // value. reduce_by_key returns the ends of both outputs to the host; reduce_by_key_into leaves the
 // number of runs in *runs_out, where the policy runs (on the device, stream-ordered and without
 // waiting, for the CUDA policies: capturable into a CUDA graph). A backend without its own gets
-// the generic path of detail/runs.hpp; a device backend implements the returning form, which
-// brings the count home.
+// the generic path of detail/runs.hpp; a device backend implements both forms, the returning one
+// bringing the count home.
 
 #include <pscan/detail/dispatch.hpp>
 #include <pscan/detail/profiling.hpp>
@@ -82,7 +82,12 @@ struct reduce_by_key_into_fn {
       const std::int64_t n =
           checked_runs(policy, name, keys_first, keys_last, values, keys_out, values_out);
       check_argument(policy, name, "runs_out", runs_out, 1);
-      if (n == 0) {
+      using Pd = std::decay_t<P>;
+      if constexpr (adl_reduce_by_key_into::available<Pd, KeyIt, KeyIt, InIt, KeyOut, ValOut,
+                                                      RunsOut, KeyEq, Op>) {
+        adl_reduce_by_key_into::call(policy, keys_first, keys_last, values, keys_out, values_out,
+                                     runs_out, eq, op);
+      } else if (n == 0) {
         // No runs: 0 written where the policy writes (reduce_into of nothing gives its init).
         adl_reduce_into::call(policy, keys_first, keys_first, runs_out, std::int64_t{0},
                               plus<>{});

@@ -47,9 +47,13 @@ inline constexpr bool grouping_free_v =
                 pscan::maximum<>, pscan::maximum<A>, std::plus<>, std::plus<A>, std::multiplies<>,
                 std::multiplies<A>, std::bit_and<>, std::bit_and<A>, std::bit_or<>,
                 std::bit_or<A>, std::bit_xor<>, std::bit_xor<A>>;
-// The lifted operator of a segmented scan groups as freely as the operator it lifts.
+// The lifted operator of a segmented scan, and reduce_by_key's, group as freely as the operator
+// they lift (run counts add exactly).
 template <class T, class Op>
 inline constexpr bool grouping_free_v<pscan::detail::flagged<T>, pscan::detail::lifted_op<Op>> =
+    grouping_free_v<T, Op>;
+template <class T, class Op>
+inline constexpr bool grouping_free_v<pscan::detail::counted<T>, pscan::detail::counted_op<Op>> =
     grouping_free_v<T, Op>;
 
 // The chained kernel over tiles of ITEMS items per thread.
@@ -122,9 +126,9 @@ template <class A, bool Segmented>
 struct tiled_value {
   using type = A;
 };
-template <class T>
-struct tiled_value<pscan::detail::flagged<T>, true> {
-  using type = T;
+template <class A>
+struct tiled_value<A, true> {
+  using type = decltype(A::value);
 };
 
 }  // namespace impl

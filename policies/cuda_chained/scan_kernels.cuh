@@ -37,8 +37,8 @@
 namespace pscan::cuda_chained_backend {
 
 // The chained kernel's block: tuning's scan_threads data threads of ITEMS items each, then one
-// look-back warp. A segmented input (accumulators flagged<T>) takes the segmented tile agent
-// over its plain values.
+// look-back warp. A segmented input (accumulators flagged<T>, or reduce_by_key's counted<T>)
+// takes the segmented tile agent over its plain values.
 template <cuda_common::target Target, class A, int ITEMS, bool Segmented = false>
 struct chained_block {
   static constexpr int data_threads = tuning<A, Target>::scan_threads;
@@ -49,13 +49,13 @@ struct chained_block {
   using tile = cuda_common::shared_tile_scan<A, data_threads, ITEMS, data_barrier>;
   static constexpr int min_blocks_per_sm = tuning<A, Target>::scan_min_blocks_per_sm;
 };
-template <cuda_common::target Target, class T, int ITEMS>
-struct chained_block<Target, pscan::detail::flagged<T>, ITEMS, true>
-    : chained_block<Target, pscan::detail::flagged<T>, ITEMS> {
-  using base = chained_block<Target, pscan::detail::flagged<T>, ITEMS>;
+template <cuda_common::target Target, class A, int ITEMS>
+struct chained_block<Target, A, ITEMS, true> : chained_block<Target, A, ITEMS> {
+  using base = chained_block<Target, A, ITEMS>;
   using tile =
-      cuda_common::segmented_tile_scan<T, base::data_threads, ITEMS, typename base::data_barrier>;
-  static constexpr int min_blocks_per_sm = tuning<T, Target>::segmented_min_blocks_per_sm;
+      cuda_common::segmented_tile_scan<A, base::data_threads, ITEMS, typename base::data_barrier>;
+  static constexpr int min_blocks_per_sm =
+      tuning<typename tile::T, Target>::segmented_min_blocks_per_sm;
 };
 template <class Build, class A, int ITEMS, class InIt>
 using chained_block_for =
@@ -134,7 +134,7 @@ __global__ void __launch_bounds__(
       // prefix is its aggregate, published as such at once.
       bool own_prefix = false;
       if constexpr (!deterministic && cuda_common::is_segmented_input_v<InIt>)
-        own_prefix = total.head;
+        own_prefix = block::tile::own_prefix(total);
       if (publisher && (deterministic || tile > 0 || own_prefix)) {
         state.publish(tile, total, own_prefix ? tile_status::prefix : tile_status::aggregate);
       }

@@ -32,17 +32,18 @@ namespace pscan::cuda_multipass_backend {
 namespace impl {
 
 // The tiles of a level: register tiles of the accumulator type A, or, over a segmented input
-// (accumulators flagged<T>), the segmented tile agent over its plain values T.
+// (accumulators flagged<T>, or reduce_by_key's counted<T>), the segmented tile agent over its
+// plain values T.
 template <cuda_common::target Target, class A, bool Segmented>
 struct level_tile {
   using cfg = tuning<A, Target>;
   using agent = cuda_common::tile_scan<A, cfg::block_threads, cfg::items>;
   static constexpr int tile_items = cfg::tile_items;
 };
-template <cuda_common::target Target, class T>
-struct level_tile<Target, pscan::detail::flagged<T>, true> {
-  using cfg = tuning<T, Target>;
-  using agent = cuda_common::segmented_tile_scan<T, cfg::block_threads, cfg::items>;
+template <cuda_common::target Target, class A>
+struct level_tile<Target, A, true> {
+  using cfg = tuning<decltype(A::value), Target>;
+  using agent = cuda_common::segmented_tile_scan<A, cfg::block_threads, cfg::items>;
   static constexpr int tile_items = cfg::tile_items;
 };
 template <class Build, class A, class InIt>

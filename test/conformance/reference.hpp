@@ -97,10 +97,11 @@ std::vector<T> expected_scan_by_offsets(const std::vector<T>& values,
 
 // The runs of keys under eq, by a plain loop: each run's first key and the reduction of its
 // values, left to right.
-template <class V, class Op, class KeyEq>
-std::pair<std::vector<std::int32_t>, std::vector<V>> expected_runs(
-    const std::vector<std::int32_t>& keys, const std::vector<V>& values, Op op, KeyEq eq) {
-  std::vector<std::int32_t> run_keys;
+template <class K, class V, class Op, class KeyEq>
+std::pair<std::vector<K>, std::vector<V>> expected_runs(const std::vector<K>& keys,
+                                                        const std::vector<V>& values, Op op,
+                                                        KeyEq eq) {
+  std::vector<K> run_keys;
   std::vector<V> run_values;
   for (std::size_t i = 0; i < keys.size(); ++i) {
     if (i == 0 || !eq(keys[i - 1], keys[i])) {

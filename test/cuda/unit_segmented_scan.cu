@@ -1,9 +1,9 @@
-// The fused segmented scans (cuda_common/tile/segmented_tile_scan.cuh): segment heads on, one
-// before and one after every tile edge, of small and of large tiles; tiles without a head
-// (segments over many tiles); every item a head. Head flags of 1-byte, bool and int type, keys of
-// int64 and of a padded 16-byte struct with its own KeyEq, values and flags off 16-byte
-// alignment; every value kind (non-commutative and tainted ones among them) against a host loop,
-// on every CUDA policy.
+// The fused segmented scans and reduce_by_key (cuda_common/tile/segmented_tile_scan.cuh): segment
+// (run) heads on, one before and one after every tile edge, of small and of large tiles; tiles
+// without a head (segments over many tiles); every item a head. Head flags of 1-byte, bool and
+// int type, keys of int64 and of a padded 16-byte struct with its own KeyEq, values and flags off
+// 16-byte alignment; every value kind (non-commutative and tainted ones among them) against a
+// host loop, on every CUDA policy.
 
 #include "device_fixture.cuh"
 
@@ -86,6 +86,40 @@ std::vector<wide_key> wide_keys(const std::vector<char>& heads) {
   return keys;
 }
 
+// reduce_by_key_into of the keys (uploaded at d_keys + skew) and values at `in`, into outputs
+// filled with other keys and random values, off 16-byte alignment when skew is, against a host
+// loop.
+template <class Fixture, class Kind, class Key, class DeviceKeys, class KeyEq>
+void check_runs(random_source& random, const char* what, const std::vector<Key>& keys,
+                const DeviceKeys& d_keys, const std::vector<typename Kind::value_type>& values,
+                const typename Kind::value_type* in, int skew, KeyEq eq) {
+  using T = typename Kind::value_type;
+  INFO(std::string(what));
+  const typename Kind::op_type op{};
+  const auto [want_keys, want_values] = conformance::expected_runs(keys, values, op, eq);
+  const auto n = static_cast<std::int64_t>(keys.size());
+  const auto runs = static_cast<std::int64_t>(want_keys.size());
+  std::vector<Key> no_keys(keys.size() + skew);
+  std::memset(no_keys.data(), 0xA5, no_keys.size() * sizeof(Key));  // equal to none of keys
+  auto keys_out = Fixture::upload(no_keys);
+  auto values_out = Fixture::upload(conformance::make_values<Kind>(random, n + skew));
+  auto runs_out = Fixture::upload(std::vector<std::int64_t>{-1});
+  pscan::reduce_by_key_into(Fixture::policy(), d_keys.begin() + skew, d_keys.begin() + skew + n,
+                            in, keys_out.begin() + skew, values_out.begin() + skew,
+                            runs_out.begin(), eq, op);
+  REQUIRE(Fixture::download(runs_out)[0] == runs);
+  const auto got_values = Fixture::download(values_out);
+  conformance::check_equal(want_values, std::vector<T>(got_values.begin() + skew,
+                                                       got_values.begin() + skew + runs));
+  const auto got_keys = Fixture::download(keys_out);
+  std::int64_t wrong_keys = 0;
+  for (std::int64_t r = 0; r < runs; ++r) {
+    wrong_keys += !eq(got_keys[static_cast<std::size_t>(skew + r)],
+                      want_keys[static_cast<std::size_t>(r)]);
+  }
+  CHECK(wrong_keys == 0);
+}
+
 // Every call on `heads`, with values, flags or keys and output 16-byte aligned (cudaMalloc), and
 // again one element into buffers one element longer, off that alignment.
 template <class Fixture, class K>
@@ -135,6 +169,10 @@ void check_variants(random_source& random, const std::vector<char>& heads) {
       pscan::inclusive_scan_by_key(p, d_wide.begin() + skew, d_wide.end(), i, o, op,
                                    same_wide_key{});
     });
+    check_runs<Fixture, K>(random, "int64 keys, reduce_by_key_into", keys, d_keys, values, i,
+                           skew, pscan::equal_to<>{});
+    check_runs<Fixture, K>(random, "16-byte keys, reduce_by_key_into", wide, d_wide, values, i,
+                           skew, same_wide_key{});
   }
 }
 

@@ -3,19 +3,24 @@
 // common base, cuda_common::policy_base): both run the backend's kernels::reduce, whose one result
 // goes to a sink (device_result.cuh): pinned host memory the host then waits for (reduce), or
 // *result on the device, stream-ordered (reduce_into). An empty input launches one thread that
-// publishes init. reduce_by_key brings its run count home the same way.
+// publishes init. reduce_by_key_into is one segmented scan (tile/segmented_tile_scan.cuh) whose
+// accumulators count the runs begun and which writes only where runs begin and end;
+// reduce_by_key brings its run count home as reduce does.
 
 #include <cuda_common/device_result.cuh>
 #include <cuda_common/policy.cuh>
 #include <cuda_common/runtime/host_result.cuh>
 #include <cuda_common/runtime/temporary.cuh>
+#include <cuda_common/algorithms/scans.cuh>
 #include <cuda_common/target.cuh>
+#include <cuda_common/tile/segmented_tile_scan.cuh>
 
 #include <pscan/detail/runs.hpp>
 #include <pscan/functional.hpp>
 #include <pscan/future_value.hpp>
 
 #include <cstdint>
+#include <iterator>
 #include <utility>
 
 namespace pscan::cuda_common {
@@ -51,6 +56,25 @@ void reduce_into(const policy_base<P>& p, InIt first, InIt last, OutIt result, T
                  [result] { return device_result<OutIt>{result}; });
 }
 
+// The heads are where keys differ from their left neighbours (read once each, tile_heads.cuh);
+// the accumulators are (value, runs begun) pairs of the values' type.
+template <class P, class KeyIt, class InIt, class KeyOut, class ValOut, class RunsOut,
+          class KeyEq, class Op>
+void reduce_by_key_into(const policy_base<P>& p, KeyIt keys_first, KeyIt keys_last, InIt values,
+                        KeyOut keys_out, ValOut values_out, RunsOut runs_out, KeyEq eq, Op op) {
+  const std::int64_t n = keys_last - keys_first;
+  if (n == 0) {
+    publish_init(p.stream, device_result<RunsOut>{runs_out}, std::int64_t{0});
+    return;
+  }
+  using T = typename std::iterator_traits<InIt>::value_type;
+  using heads = pscan::detail::key_heads<KeyIt, KeyEq>;
+  scan_with_kernels<false, false>(
+      p, segmented_input<InIt, heads>{values, heads{keys_first, eq}}, n,
+      run_sink<KeyIt, KeyOut, ValOut, RunsOut>{keys_first, keys_out, values_out, runs_out, n},
+      pscan::detail::counted<T>{}, pscan::detail::counted_op<Op>{op});
+}
+
 // The runs as reduce_by_key_into writes them, their count into a device word that a reduce of
 // that one word brings to the host: no second pass over the keys to count the runs.
 template <class P, class KeyIt, class InIt, class KeyOut, class ValOut, class KeyEq, class Op>
@@ -61,8 +85,8 @@ std::pair<KeyOut, ValOut> reduce_by_key(const policy_base<P>& p, KeyIt keys_firs
   const std::int64_t n = keys_last - keys_first;
   if (n == 0) return {keys_out, values_out};
   const temporary_buffer<std::int64_t> runs(1, p);
-  pscan::detail::reduce_runs(static_cast<const P&>(p), keys_first, n, values, keys_out, values_out,
-                             runs.data(), eq, op);
+  cuda_common::reduce_by_key_into(p, keys_first, keys_last, values, keys_out, values_out,
+                                  runs.data(), eq, op);
   const std::int64_t count = reduce_to_sink(p, runs.data(), 1, std::int64_t{0}, pscan::plus<>{},
                                             &host_result<std::int64_t>::acquire)
                                  .wait(p.stream);

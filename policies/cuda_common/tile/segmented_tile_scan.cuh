@@ -1,10 +1,13 @@
 #pragma once
-// The tile agent of the fused segmented scans (by head flags, by key). It is shared_tile_scan
-// with the lifted operator of Sengupta, Harris, Zhang & Owens (2007) applied where it costs
-// nothing: the values stay plain in shared memory, each thread holds the head bits of its items
-// in one word (tile_heads.cuh), and (value, head) pairs exist only as thread totals, in the
-// block scan and in the tile's carry. An exclusive scan folds its init into every segment's
-// first value (init op x[h]) as it reads it, and writes init at the heads.
+// The tile agent of the fused segmented scans (by head flags, by key, by offsets) and of
+// reduce_by_key. It is shared_tile_scan with the lifted operator of Sengupta, Harris, Zhang &
+// Owens (2007) applied where it costs nothing: the values stay plain in shared memory, each thread
+// holds the head bits of its items in one word (tile_heads.cuh), and (value, head) pairs exist
+// only as thread totals, in the block scan and in the tile's carry. An exclusive scan folds its
+// init into every segment's first value (init op x[h]) as it reads it, and writes init at the
+// heads. reduce_by_key accumulates (value, runs begun) pairs instead (detail/runs.hpp), the run
+// count taking the head's place, and writes only at the heads: the run that ends there and the
+// key of the one that begins.
 
 #include <cuda_common/block/block_scan.cuh>
 #include <cuda_common/tile/tile_heads.cuh>
@@ -12,6 +15,7 @@
 #include <cuda_common/tile/tile_scan.cuh>
 #include <cuda_common/utility.cuh>
 
+#include <pscan/detail/runs.hpp>
 #include <pscan/detail/segmented_generic.hpp>
 #include <pscan/future_value.hpp>
 
@@ -47,15 +51,33 @@ using segmented_value_t =
                        typename std::iterator_traits<InIt>::value_type,
                        pscan::detail::init_value_t<Init>>;
 
+// Where reduce_by_key writes, from position `position` of the n inputs on: keys_out and
+// values_out by run number, the number of runs to *runs_out. Advanced as segmented_input is.
+template <class KeyIt, class KeyOut, class ValOut, class RunsOut>
+struct run_sink {
+  KeyIt keys;
+  KeyOut keys_out;
+  ValOut values_out;
+  RunsOut runs_out;
+  std::int64_t n;
+  std::int64_t position = 0;
+
+  __host__ __device__ run_sink operator+(std::int64_t d) const {
+    return {keys, keys_out, values_out, runs_out, n, position + d};
+  }
+};
+
 template <class T>
 inline constexpr bool is_segmented_input_v = false;
 template <class InIt, class Heads, class Init>
 inline constexpr bool is_segmented_input_v<segmented_input<InIt, Heads, Init>> = true;
 
-// Values of type T, accumulators flagged<T>; Op is the lifted operator over the user's.
-template <class T, int BLOCK_THREADS, int ITEMS, class Barrier = block_barrier>
+// Accumulators A: flagged<T> for the scans (Lifted = lifted_op), counted<T> for reduce_by_key
+// (Lifted = counted_op), over values T in the tile.
+template <class A, int BLOCK_THREADS, int ITEMS, class Barrier = block_barrier>
 struct segmented_tile_scan {
-  using A = pscan::detail::flagged<T>;
+  using T = decltype(A::value);
+  static constexpr bool writes_runs = std::is_same_v<A, pscan::detail::counted<T>>;
   using io = tile_io<T, BLOCK_THREADS, ITEMS>;
   using block = block_scan<A, BLOCK_THREADS, Barrier>;
   static constexpr int tile_items = BLOCK_THREADS * ITEMS;
@@ -65,15 +87,25 @@ struct segmented_tile_scan {
     typename block::storage scan;
   };
 
-  // Scans the tile at `in` (1 <= valid <= tile_items items) into out, as shared_tile_scan::run:
-  // every thread calls carry_of(tile_total) -> tile_carry<A> once, after the block scan; the
-  // tile total has head set when a segment starts in the tile. Callers sync (Barrier) before
-  // reusing `s`.
-  template <bool Exclusive, class In, class OutIt, class UserOp, class CarryOf>
-  __device__ static void run(const In& in, OutIt out, int valid,
-                             pscan::detail::lifted_op<UserOp> lifted, storage& s,
+  // Whether a tile of this total is its own inclusive prefix: a segment starts in it, and the
+  // scan's results in it owe nothing to the tiles before (reduce_by_key's run numbers do).
+  __device__ static bool own_prefix(const A& total) {
+    if constexpr (writes_runs) {
+      return false;
+    } else {
+      return total.head;
+    }
+  }
+
+  // Scans the tile at `in` (1 <= valid <= tile_items items) into out (reduce_by_key: a
+  // run_sink), as shared_tile_scan::run: every thread calls carry_of(tile_total) -> tile_carry<A>
+  // once, after the block scan; the tile total has a head (runs) when a segment (run) starts in
+  // the tile. Callers sync (Barrier) before reusing `s`.
+  template <bool Exclusive, class In, class Out, class Lifted, class CarryOf>
+  __device__ static void run(const In& in, Out out, int valid, Lifted lifted, storage& s,
                              CarryOf&& carry_of) {
-    const UserOp& op = lifted.op;
+    static_assert(!(Exclusive && writes_runs), "reduce_by_key has no init");
+    const auto& op = lifted.op;
     const auto init = read_init<Exclusive>(in.init);
     std::uint32_t heads;
     A total;
@@ -81,6 +113,40 @@ struct segmented_tile_scan {
     const A prefix = scan_totals<Exclusive>(in, valid, lifted, init, s, heads, total, has_prefix);
     const tile_carry<A> carry = thread_carry_in(carry_of(total), has_prefix, prefix, lifted);
 
+    if constexpr (writes_runs) {
+      write_runs(out, valid, s, heads, carry, op);
+    } else {
+      write_scan<Exclusive>(out, valid, s, heads, carry, init, op);
+    }
+  }
+
+  // run() for the tile at `offset` of in[0 .. n).
+  template <bool Exclusive, class In, class Out, class Lifted, class CarryOf>
+  __device__ static void run_at(const In& in, std::int64_t n, std::int64_t offset, Out out,
+                                Lifted lifted, storage& s, CarryOf&& carry_of) {
+    const int valid = static_cast<int>(min(n - offset, std::int64_t{tile_items}));
+    run<Exclusive>(in + offset, out + offset, valid, lifted, s, carry_of);
+  }
+
+  // The total of the tile at `in` (1 <= valid <= tile_items items), to every thread, as run()
+  // gives it to carry_of.
+  template <bool Exclusive, class In, class Lifted>
+  __device__ static A reduce(const In& in, int valid, Lifted lifted, storage& s) {
+    std::uint32_t heads;
+    A total;
+    bool has_prefix;
+    scan_totals<Exclusive>(in, valid, lifted, read_init<Exclusive>(in.init), s, heads, total,
+                           has_prefix);
+    return total;
+  }
+
+ private:
+  // The scan's results: each thread rescans its items in place from its carry, then each warp
+  // stores its segment.
+  template <bool Exclusive, class OutIt, class Init, class UserOp>
+  __device__ static void write_scan(OutIt out, int valid, storage& s, std::uint32_t heads,
+                                    const tile_carry<A>& carry, const Init& init,
+                                    const UserOp& op) {
     // Item 0 of the input is a head, so an item that is not has a carry: only heads start afresh.
     T running = carry.value.value;
     T* region = io::warp_region(s.tile);
@@ -98,28 +164,34 @@ struct segmented_tile_scan {
     io::store_from_shared(out, valid, s.tile);
   }
 
-  // run() for the tile at `offset` of in[0 .. n).
-  template <bool Exclusive, class In, class OutIt, class Op, class CarryOf>
-  __device__ static void run_at(const In& in, std::int64_t n, std::int64_t offset, OutIt out,
-                                Op lifted, storage& s, CarryOf&& carry_of) {
-    const int valid = static_cast<int>(min(n - offset, std::int64_t{tile_items}));
-    run<Exclusive>(in + offset, out + offset, valid, lifted, s, carry_of);
+  // reduce_by_key's writes: at each head, the value of the run that ends before it (if any) and
+  // the key of the run it begins, by run number; at the input's last item, its run's value and
+  // the number of runs.
+  template <class Sink, class UserOp>
+  __device__ static void write_runs(const Sink& out, int valid, storage& s, std::uint32_t heads,
+                                    const tile_carry<A>& carry, const UserOp& op) {
+    const int thread_valid = thread_items(valid);
+    // Without a carry the thread's first item is the input's first, a head: running is not read.
+    T running = carry.value.value;
+    std::int64_t runs = carry.has ? carry.value.runs : 0;
+    const std::int64_t first = out.position + std::int64_t{threadIdx.x} * ITEMS;
+    T* region = io::warp_region(s.tile);
+    io::template for_thread_items<false>(region, thread_valid, [&](T& item, int k) {
+      if ((heads >> k) & 1u) {
+        if (runs > 0) out.values_out[runs - 1] = running;
+        out.keys_out[runs] = out.keys[first + k];
+        ++runs;
+        running = item;
+      } else {
+        running = static_cast<T>(op(running, item));
+      }
+    });
+    if (thread_valid > 0 && first + thread_valid == out.n) {
+      out.values_out[runs - 1] = running;
+      *out.runs_out = runs;
+    }
   }
 
-  // The total of the tile at `in` (1 <= valid <= tile_items items), to every thread, as run()
-  // gives it to carry_of.
-  template <bool Exclusive, class In, class UserOp>
-  __device__ static A reduce(const In& in, int valid, pscan::detail::lifted_op<UserOp> lifted,
-                             storage& s) {
-    std::uint32_t heads;
-    A total;
-    bool has_prefix;
-    scan_totals<Exclusive>(in, valid, lifted, read_init<Exclusive>(in.init), s, heads, total,
-                           has_prefix);
-    return total;
-  }
-
- private:
   __device__ static int thread_items(int valid) {
     return min(max(valid - static_cast<int>(threadIdx.x) * ITEMS, 0), ITEMS);
   }
@@ -151,9 +223,8 @@ struct segmented_tile_scan {
     T* region = io::warp_region(s.tile);
     io::template for_thread_items<false>(region, thread_valid, [&](T& item, int k) {
       const bool head = (heads >> k) & 1u;
-      const T x = seen<Exclusive>(item, head, init, lifted.op);
-      mine = head || !has_mine ? A{x, head}
-                               : A{static_cast<T>(lifted.op(mine.value, x)), mine.head};
+      const A x{seen<Exclusive>(item, head, init, lifted.op), head};
+      mine = has_mine ? static_cast<A>(lifted(mine, x)) : x;
       has_mine = true;
     });
     return block::exclusive(mine, lifted, s.scan, total, has_prefix, ceil_div(valid, ITEMS));
