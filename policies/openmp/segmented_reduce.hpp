@@ -66,9 +66,8 @@ slice_result<T> reduce_slice(InIt values, const offsets_view<OffIt>& off, std::i
   }
   r.head = detail::reduce_range<T>(values, e0, off(i0 + 1), op);
   for (std::int64_t k = i0 + 1; k < i1; ++k) {
-    T acc = init;
-    for (std::int64_t e = off(k); e < off(k + 1); ++e) acc = op(acc, values[e]);
-    out[k] = acc;
+    const partial<T> part = detail::reduce_range<T>(values, off(k), off(k + 1), op);
+    out[k] = part.has ? static_cast<T>(op(init, part.value)) : init;
   }
   r.tail = detail::reduce_range<T>(values, off(i1), e1, op);
   return r;
