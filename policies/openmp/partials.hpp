@@ -22,11 +22,11 @@ struct alignas(64) padded {
 using pscan::detail::join;
 using pscan::detail::partial;
 
-// How many running values a thread's reduction keeps side by side: each op waits for the one
-// before it in its chain (a floating-point add: ~4 cycles), so one chain uses a fraction of a
-// core; eight overlap enough to reach memory bandwidth.
+// How many running values a thread keeps side by side: each op waits for the one before it in
+// its chain (a floating-point add: ~4 cycles), so one chain uses a fraction of a core; eight
+// overlap enough to reach memory bandwidth.
 inline constexpr int stretches = 8;
-// Shorter stretches than this reduce in one chain: setting up eight costs more than it saves.
+// Shorter stretches than this run as one chain: setting up eight costs more than it saves.
 inline constexpr std::int64_t min_stretch = 64;
 
 // Integer reductions stay one chain, which compilers vectorise (whole-register adds); the
@@ -34,36 +34,64 @@ inline constexpr std::int64_t min_stretch = 64;
 template <class T>
 inline constexpr bool reduces_in_stretches_v = !std::is_integral_v<T>;
 
-// The first elements of the stretches of [lo, lo + stretches * length), converted to T.
+template <class T>
+using stretch_values = std::array<T, stretches>;
+
+// [lo, hi) as `stretches` contiguous stretches of the returned length from lo, the few elements
+// past them after; 0 when the range runs as one chain.
+// Whether stretches `stride` bytes apart start at least a cache line apart modulo 4 KiB. Starts
+// that are not would share L1 sets, and loads would falsely wait on stores to other stretches
+// (4K aliasing): a scan rescanning 8 stretches 16 KiB apart ran at half the speed of one chain.
+constexpr bool starts_spread(std::int64_t stride) {
+  constexpr std::int64_t page = 4096, line = 64;
+  for (std::int64_t a = 1; a < stretches; ++a) {
+    const std::int64_t apart = a * stride % page;
+    if (apart < line || apart > page - line) return false;
+  }
+  return true;
+}
+
+template <class T>
+std::int64_t stretch_length(std::int64_t lo, std::int64_t hi) {
+  if (!reduces_in_stretches_v<T>) return 0;
+  std::int64_t length = (hi - lo) / stretches;
+  while (length >= min_stretch && !starts_spread(length * std::int64_t{sizeof(T)})) --length;
+  return length >= min_stretch ? length : 0;
+}
+
+// acc op first[from] op ... op first[hi - 1].
+template <class T, class InIt, class Op>
+T fold(T acc, InIt first, std::int64_t from, std::int64_t hi, Op& op) {
+  for (std::int64_t i = from; i < hi; ++i) acc = op(acc, first[i]);
+  return acc;
+}
+
 template <class T, class InIt, std::size_t... S>
-std::array<T, stretches> stretch_starts(InIt first, std::int64_t lo, std::int64_t length,
-                                        std::index_sequence<S...>) {
+stretch_values<T> stretch_starts(InIt first, std::int64_t lo, std::int64_t length,
+                                 std::index_sequence<S...>) {
   return {static_cast<T>(first[lo + static_cast<std::int64_t>(S) * length])...};
 }
 
-// first[lo] op ... op first[hi - 1], or nothing when lo >= hi. Grouped, never reordered: a
-// long range splits into `stretches` contiguous stretches reduced in one loop, so that their
-// chains overlap, then joined left to right, and the few elements past the last stretch after
-// them. op need only be associative, sees only elements and its own results, and the same range
+// first[lo] op ... op first[hi - 1], or nothing when lo >= hi. Grouped, never reordered: a long
+// range is reduced as its stretches, in one loop so that their chains overlap (each stretch's
+// reduction goes to *parts when given), then joined left to right, and the elements past them
+// after. op need only be associative, sees only elements and its own results, and the same range
 // always gives the same bits.
 template <class T, class InIt, class Op>
-partial<T> reduce_range(InIt first, std::int64_t lo, std::int64_t hi, Op& op) {
+partial<T> reduce_range(InIt first, std::int64_t lo, std::int64_t hi, Op& op,
+                        stretch_values<T>* parts = nullptr) {
   if (lo >= hi) return {};
-  const std::int64_t length = (hi - lo) / stretches;
-  if (!reduces_in_stretches_v<T> || length < min_stretch) {
-    T acc = static_cast<T>(first[lo]);
-    for (std::int64_t i = lo + 1; i < hi; ++i) acc = op(acc, first[i]);
-    return {true, acc};
-  }
-  std::array<T, stretches> accs =
+  const std::int64_t length = stretch_length<T>(lo, hi);
+  if (length == 0) return {true, fold(static_cast<T>(first[lo]), first, lo + 1, hi, op)};
+  stretch_values<T> accs =
       stretch_starts<T>(first, lo, length, std::make_index_sequence<stretches>{});
   for (std::int64_t j = 1; j < length; ++j) {
     for (int s = 0; s < stretches; ++s) accs[s] = op(accs[s], first[lo + s * length + j]);
   }
+  if (parts != nullptr) *parts = accs;
   T acc = accs[0];
   for (int s = 1; s < stretches; ++s) acc = op(acc, accs[s]);
-  for (std::int64_t i = lo + stretches * length; i < hi; ++i) acc = op(acc, first[i]);
-  return {true, acc};
+  return {true, fold(acc, first, lo + stretches * length, hi, op)};
 }
 
 // Thread t's share of [lo, hi) split into `parts` near-equal contiguous pieces.

@@ -31,11 +31,11 @@ inline constexpr std::int64_t scan_min_per_thread = 8192;
 
 enum class scan_kind { inclusive, exclusive };
 
-// Scans [lo, hi) into out starting from `carry` (none: first[lo] starts the scan). Exclusive
-// scans always have a carry (their init). Each element is read before its output is written,
-// so out may equal first.
+// Scans [lo, hi) into out starting from `carry` (none: first[lo] starts the scan), in one chain.
+// Exclusive scans always have a carry (their init). Each element is read before its output is
+// written, so out may equal first.
 template <scan_kind Kind, class T, class InIt, class OutIt, class Op>
-void scan_range(InIt first, std::int64_t lo, std::int64_t hi, OutIt out, Op& op,
+void scan_chain(InIt first, std::int64_t lo, std::int64_t hi, OutIt out, Op& op,
                 const partial<T>& carry) {
   if (lo >= hi) return;
   if constexpr (Kind == scan_kind::inclusive) {
@@ -53,6 +53,46 @@ void scan_range(InIt first, std::int64_t lo, std::int64_t hi, OutIt out, Op& op,
       acc = next;
     }
   }
+}
+
+// scan_chain for a range that phase 1 reduced in stretches (partials.hpp; parts: their
+// reductions): it is rescanned in the same stretches side by side, each from its own carry (the
+// range's, then the stretches before it), so that their chains overlap too.
+template <scan_kind Kind, class T, class InIt, class OutIt, class Op>
+void scan_range(InIt first, std::int64_t lo, std::int64_t hi, OutIt out, Op& op,
+                const partial<T>& carry, const stretch_values<T>& parts) {
+  const std::int64_t length = lo < hi ? stretch_length<T>(lo, hi) : 0;
+  if (length == 0) return scan_chain<Kind>(first, lo, hi, out, op, carry);
+  stretch_values<T> running;
+  partial<T> stretch_carry = carry;
+  for (int s = 0; s < stretches; ++s) {
+    const std::int64_t at = lo + s * length;
+    if constexpr (Kind == scan_kind::inclusive) {
+      running[s] = stretch_carry.has ? static_cast<T>(op(stretch_carry.value, first[at]))
+                                     : static_cast<T>(first[at]);
+      out[at] = running[s];
+    } else {
+      running[s] = op(stretch_carry.value, first[at]);
+      out[at] = stretch_carry.value;
+    }
+    stretch_carry = {true, stretch_carry.has ? static_cast<T>(op(stretch_carry.value, parts[s]))
+                                             : parts[s]};
+  }
+  for (std::int64_t j = 1; j < length; ++j) {
+    for (int s = 0; s < stretches; ++s) {
+      const std::int64_t i = lo + s * length + j;
+      if constexpr (Kind == scan_kind::inclusive) {
+        running[s] = op(running[s], first[i]);
+        out[i] = running[s];
+      } else {
+        T next = op(running[s], first[i]);
+        out[i] = running[s];
+        running[s] = next;
+      }
+    }
+  }
+  scan_chain<Kind>(first, lo + stretches * length, hi, out, op,
+                   partial<T>{true, running[stretches - 1]});
 }
 
 // The blocked three-phase scan of [0, n) on `team` threads, in one parallel region.
@@ -80,12 +120,13 @@ void blocked_scan(int team, InIt first, std::int64_t n, OutIt out, Op op,
       const std::int64_t lo = detail::split_point(begin, end, t, threads);
       const std::int64_t hi = detail::split_point(begin, end, t + 1, threads);
       padded<partial<T>>* block_totals = totals.data() + (b % 2) * threads;
-      block_totals[t].value = detail::reduce_range<T>(first, lo, hi, thread_op);  // phase 1
+      stretch_values<T> parts;  // phase 1, kept in stretches for phase 3
+      block_totals[t].value = detail::reduce_range<T>(first, lo, hi, thread_op, &parts);
 #pragma omp barrier
       for (int u = 0; u < t; ++u) {
         carry = detail::join(carry, block_totals[u].value, thread_op);
       }
-      detail::scan_range<Kind>(first, lo, hi, out, thread_op, carry);  // phase 3, from cache
+      detail::scan_range<Kind>(first, lo, hi, out, thread_op, carry, parts);  // phase 3, cached
       for (int u = t; u < threads; ++u) {
         carry = detail::join(carry, block_totals[u].value, thread_op);
       }
