@@ -37,8 +37,6 @@ inline constexpr bool reduces_in_stretches_v = !std::is_integral_v<T>;
 template <class T>
 using stretch_values = std::array<T, stretches>;
 
-// [lo, hi) as `stretches` contiguous stretches of the returned length from lo, the few elements
-// past them after; 0 when the range runs as one chain.
 // Whether stretches `stride` bytes apart start at least a cache line apart modulo 4 KiB. Starts
 // that are not would share L1 sets, and loads would falsely wait on stores to other stretches
 // (4K aliasing): a scan rescanning 8 stretches 16 KiB apart ran at half the speed of one chain.
@@ -51,6 +49,8 @@ constexpr bool starts_spread(std::int64_t stride) {
   return true;
 }
 
+// [lo, hi) as `stretches` contiguous stretches of the returned length from lo, the few elements
+// past them after; 0 when the range runs as one chain.
 template <class T>
 std::int64_t stretch_length(std::int64_t lo, std::int64_t hi) {
   if (!reduces_in_stretches_v<T>) return 0;
