@@ -14,6 +14,7 @@
 #include <cuda_common/tile/tile_io.cuh>
 #include <cuda_common/tile/tile_scan.cuh>
 #include <cuda_common/utility.cuh>
+#include <cuda_common/warp/warp_scan.cuh>
 
 #include <pscan/detail/runs.hpp>
 #include <pscan/detail/segmented_generic.hpp>
@@ -164,31 +165,59 @@ struct segmented_tile_scan {
     io::store_from_shared(out, valid, s.tile);
   }
 
-  // reduce_by_key's writes: at each head, the value of the run that ends before it (if any) and
-  // the key of the run it begins, by run number; at the input's last item, its run's value and
-  // the number of runs.
+  // reduce_by_key's writes, by run number: at each head the value of the run that ends before it
+  // (if any) and the key of the run it begins; at the input's last item its run's value and the
+  // number of runs. Written one by one, dense runs of 4-byte values would cost a 32-byte sector a
+  // value; so each thread first packs the values its heads write into the front of its own
+  // slots, and the warp then writes its runs 32 consecutive ones a step, each lane finding the
+  // thread that holds its run by a search over the warp's head counts.
   template <class Sink, class UserOp>
   __device__ static void write_runs(const Sink& out, int valid, storage& s, std::uint32_t heads,
                                     const tile_carry<A>& carry, const UserOp& op) {
     const int thread_valid = thread_items(valid);
-    // Without a carry the thread's first item is the input's first, a head: running is not read.
-    T running = carry.value.value;
-    std::int64_t runs = carry.has ? carry.value.runs : 0;
-    const std::int64_t first = out.position + std::int64_t{threadIdx.x} * ITEMS;
+    const int lane = lane_id();
     T* region = io::warp_region(s.tile);
+    // Without a carry the thread's first item is the input's first, a head: the value packed for
+    // it (running, not read from anywhere) is never written out.
+    T running = carry.value.value;
+    int packed = 0;
     io::template for_thread_items<false>(region, thread_valid, [&](T& item, int k) {
       if ((heads >> k) & 1u) {
-        if (runs > 0) out.values_out[runs - 1] = running;
-        out.keys_out[runs] = out.keys[first + k];
-        ++runs;
+        region[io::position(lane * ITEMS + packed++)] = running;  // a slot already read
         running = item;
       } else {
         running = static_cast<T>(op(running, item));
       }
     });
-    if (thread_valid > 0 && first + thread_valid == out.n) {
-      out.values_out[runs - 1] = running;
-      *out.runs_out = runs;
+    const std::int64_t runs_before = carry.has ? carry.value.runs : 0;
+    if (thread_valid > 0 && out.position + std::int64_t{threadIdx.x} * ITEMS + thread_valid ==
+                                out.n) {
+      out.values_out[runs_before + packed - 1] = running;
+      *out.runs_out = runs_before + packed;
+    }
+    // Heads in the lanes below (the warp's runs are numbered in lane order) and in the warp.
+    const int below = warp_inclusive_scan(packed, pscan::plus<>{}) - packed;
+    const int warp_runs = warp_shuffle(below + packed, warp_threads - 1);
+    if (warp_runs == 0) return;
+    const std::int64_t warp_first_run = warp_shuffle(runs_before, 0);  // lane 0 has items
+    const std::int64_t warp_first = out.position + std::int64_t{warp_id()} * io::warp_items;
+    __syncwarp();  // the packed values are visible to the warp
+    for (int step = 0; step < warp_runs; step += warp_threads) {
+      const int r = step + lane;  // the warp's r-th run
+      int owner = 0;              // the last lane whose heads begin at or before run r
+#pragma unroll
+      for (int half = warp_threads / 2; half > 0; half /= 2) {
+        if (__shfl_sync(full_warp_mask, below, owner + half) <= r) owner += half;
+      }
+      const int owner_below = __shfl_sync(full_warp_mask, below, owner);
+      const std::uint32_t owner_heads = __shfl_sync(full_warp_mask, heads, owner);
+      if (r < warp_runs) {
+        const int j = r - owner_below;  // the owner's j-th head
+        const int position = owner * ITEMS + static_cast<int>(__fns(owner_heads, 0, j + 1));
+        const std::int64_t run = warp_first_run + r;
+        if (run > 0) out.values_out[run - 1] = region[io::position(owner * ITEMS + j)];
+        out.keys_out[run] = out.keys[warp_first + position];
+      }
     }
   }
 
