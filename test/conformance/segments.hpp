@@ -89,7 +89,8 @@ inline const char* name_of(offsets_layout layout) {
 }
 
 // Offsets into n values. `mixed` starts past 0, leaves trailing values out, begins and ends with an
-// empty segment, and mixes empty, single-element, short and tile-crossing segments.
+// empty segment, and mixes empty (now and then many in a row), single-element, short and
+// tile-crossing segments.
 template <class Off>
 std::vector<Off> make_offsets(random_source& random, std::int64_t n, offsets_layout layout) {
   std::vector<Off> offsets;
@@ -110,6 +111,11 @@ std::vector<Off> make_offsets(random_source& random, std::int64_t n, offsets_lay
   offsets = {Off(begin), Off(begin)};
   for (std::int64_t at = begin; at < end;) {
     const std::uint64_t shape = random.next() % 4;
+    if (shape == 0) {  // empty segments; now and then more in a row than a warp reads at once
+      const std::int64_t empties = random.between(0, 7) == 0 ? random.between(33, 70) : 1;
+      offsets.insert(offsets.end(), static_cast<std::size_t>(empties), Off(at));
+      continue;
+    }
     const std::int64_t length = shape == 0 ? 0 : shape == 1 ? 1 : random.between(2, 2 * typical);
     at = std::min(end, at + length);
     offsets.push_back(Off(at));

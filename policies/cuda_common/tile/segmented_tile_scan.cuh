@@ -243,9 +243,7 @@ struct segmented_tile_scan {
     const int thread_valid = thread_items(valid);
     heads = 0u;
     io::load_to_shared(in.values, valid, s.tile, [&] {
-      if (thread_valid > 0) {
-        heads = thread_heads<ITEMS>(in.heads, in.position + threadIdx.x * ITEMS, thread_valid);
-      }
+      heads = thread_heads<ITEMS>(in.heads, in.position + threadIdx.x * ITEMS, thread_valid);
     });
     A mine{};  // threads without items pass it along; block_scan never combines it
     bool has_mine = false;

@@ -4,10 +4,12 @@
 // include/pscan/detail/segmented_generic.hpp (head flags, keys that differ from their left
 // neighbour's, or offsets). The flags or keys are read once each, in 16-byte units where they are
 // a raw pointer to a type that divides 16 bytes, the thread's range is whole and aligned; a key
-// scan reads one key more, the left neighbour of the thread's first.
+// scan reads one key more, the left neighbour of the thread's first. The offsets are read a warp
+// at a time, so every lane of a warp calls thread_heads, those without items with count <= 0.
 
 #include <cuda_common/tile/tile_io.cuh>
 #include <cuda_common/utility.cuh>
+#include <cuda_common/warp/warp_search.cuh>
 
 #include <pscan/detail/segmented_generic.hpp>
 
@@ -100,23 +102,46 @@ __device__ __forceinline__ std::uint32_t thread_heads(
   return bits;
 }
 
-// One search for the thread's first position, then the offsets in its range in order; a run of
-// equal offsets (empty segments) is jumped over by another search.
+// Offsets, a warp at a time: the lanes find the warp's first segment by a warp search
+// (warp_search.cuh; a search per thread would chain ~log2(segments) loads each), then read the
+// offsets in the warp's range 32 at a time, coalesced, each setting its item's bit in a word per
+// 32 of the warp's items in shared memory, which every lane then reads its bits from.
 template <int ITEMS, class OffIt>
 __device__ __forceinline__ std::uint32_t thread_heads(
     const pscan::detail::offset_heads<OffIt>& h, std::int64_t first, int count) {
-  std::uint32_t bits = 0;
-  std::int64_t s = h.first_at_or_after(first);
-  while (s < h.count - 1) {
-    const std::int64_t k = static_cast<std::int64_t>(h.offsets[s]) - h.base - first;
-    if (k >= count) break;
-    bits |= 1u << k;
-    ++s;
-    if (s < h.count - 1 && static_cast<std::int64_t>(h.offsets[s]) - h.base - first == k) {
-      s = h.first_at_or_after(first + k + 1);
-    }
+  constexpr int max_block_warps = 1024 / warp_threads;
+  __shared__ std::uint32_t warp_masks[max_block_warps][ITEMS];
+  std::uint32_t* mask = warp_masks[warp_id()];
+  const int lane = lane_id();
+  const std::int64_t warp_first = first - std::int64_t{lane} * ITEMS;
+  int warp_valid = count > 0 ? lane * ITEMS + count : 0;
+#pragma unroll
+  for (int d = warp_threads / 2; d > 0; d /= 2) {
+    warp_valid = max(warp_valid, __shfl_xor_sync(full_warp_mask, warp_valid, d));
   }
-  return bits;
+  const std::int64_t target = h.base + warp_first;
+  const std::int64_t segments = h.count - 1;  // offsets[segments] only ends the last segment
+  const std::int64_t first_segment =
+      warp_lower_bound(std::int64_t{0}, segments, [&](std::int64_t s) {
+        return static_cast<std::int64_t>(h.offsets[s]) >= target;
+      });
+  __syncwarp();  // the warp's previous reads of its mask are over
+  if (lane < ITEMS) mask[lane] = 0u;
+  __syncwarp();
+  for (std::int64_t s = first_segment + lane;; s += warp_threads) {
+    const std::int64_t q =
+        s < segments ? static_cast<std::int64_t>(h.offsets[s]) - target : warp_valid;
+    if (q < warp_valid) atomicOr(&mask[q / 32], 1u << (q % 32));
+    if (__shfl_sync(full_warp_mask, q, warp_threads - 1) >= warp_valid) break;
+  }
+  __syncwarp();
+  if (count <= 0) return 0u;
+  const int bit = lane * ITEMS;
+  std::uint64_t window = mask[bit / 32];
+  if (bit / 32 + 1 < ITEMS) window |= std::uint64_t{mask[bit / 32 + 1]} << 32;
+  std::uint32_t bits = static_cast<std::uint32_t>(window >> (bit % 32));
+  if (count < 32) bits &= (1u << count) - 1u;
+  return first == 0 ? bits | 1u : bits;
 }
 
 }  // namespace pscan::cuda_common
