@@ -131,7 +131,22 @@ __device__ __forceinline__ std::uint32_t thread_heads(
   for (std::int64_t s = first_segment + lane;; s += warp_threads) {
     const std::int64_t q =
         s < segments ? static_cast<std::int64_t>(h.offsets[s]) - target : warp_valid;
-    if (q < warp_valid) atomicOr(&mask[q / 32], 1u << (q % 32));
+    // The step's positions ascend with the lane, so lanes whose bits share a mask word are
+    // neighbours: they OR their bits towards the first of them, which alone writes the word
+    // (32 atomics on one word would take 32 turns).
+    const int word = q < warp_valid ? static_cast<int>(q / 32) : ITEMS;
+    const int left_word = __shfl_up_sync(full_warp_mask, word, 1);
+    const int right_word = __shfl_down_sync(full_warp_mask, word, 1);
+    const std::uint32_t last_lanes =
+        __ballot_sync(full_warp_mask, lane == warp_threads - 1 || right_word != word);
+    const int last_lane = lane + __ffs(last_lanes >> lane) - 1;  // of the lanes on this word
+    std::uint32_t bits = word < ITEMS ? 1u << (q % 32) : 0u;
+#pragma unroll
+    for (int d = 1; d < warp_threads; d *= 2) {
+      const std::uint32_t right = __shfl_down_sync(full_warp_mask, bits, d);
+      if (lane + d <= last_lane) bits |= right;
+    }
+    if (word < ITEMS && (lane == 0 || left_word != word)) atomicOr(&mask[word], bits);
     if (__shfl_sync(full_warp_mask, q, warp_threads - 1) >= warp_valid) break;
   }
   __syncwarp();
