@@ -41,29 +41,6 @@ __device__ __forceinline__ void for_units(const V* p, F&& f) {
   }
 }
 
-// Sets bit q of the warp's head mask (ITEMS words) for each lane's position q < warp_valid; the
-// positions ascend with the lane, so lanes whose bits share a word are neighbours: they OR their
-// bits towards the first of them, which alone writes the word (32 atomics on one word would take
-// 32 turns).
-template <int ITEMS>
-__device__ __forceinline__ void set_head_bits(std::uint32_t* mask, std::int64_t q,
-                                              int warp_valid) {
-  const int lane = lane_id();
-  const int word = q < warp_valid ? static_cast<int>(q / 32) : ITEMS;
-  const int left_word = __shfl_up_sync(full_warp_mask, word, 1);
-  const int right_word = __shfl_down_sync(full_warp_mask, word, 1);
-  const std::uint32_t last_lanes =
-      __ballot_sync(full_warp_mask, lane == warp_threads - 1 || right_word != word);
-  const int last_lane = lane + __ffs(last_lanes >> lane) - 1;  // of the lanes on this word
-  std::uint32_t bits = word < ITEMS ? 1u << (q % 32) : 0u;
-#pragma unroll
-  for (int d = 1; d < warp_threads; d *= 2) {
-    const std::uint32_t right = __shfl_down_sync(full_warp_mask, bits, d);
-    if (lane + d <= last_lane) bits |= right;
-  }
-  if (word < ITEMS && (lane == 0 || left_word != word)) atomicOr(&mask[word], bits);
-}
-
 }  // namespace detail
 
 // Any head source: one call per item.
@@ -127,8 +104,8 @@ __device__ __forceinline__ std::uint32_t thread_heads(
 
 // Offsets, a warp at a time: the lanes find the warp's first segment by a warp search
 // (warp_search.cuh; a search per thread would chain ~log2(segments) loads each), then read the
-// offsets in the warp's range in steps of 32, coalesced, each setting its item's bit in a word
-// per 32 of the warp's items in shared memory, which every lane then reads its bits from.
+// offsets in the warp's range 32 at a time, coalesced, each setting its item's bit in a word per
+// 32 of the warp's items in shared memory, which every lane then reads its bits from.
 template <int ITEMS, class OffIt>
 __device__ __forceinline__ std::uint32_t thread_heads(
     const pscan::detail::offset_heads<OffIt>& h, std::int64_t first, int count) {
@@ -151,18 +128,26 @@ __device__ __forceinline__ std::uint32_t thread_heads(
   __syncwarp();  // the warp's previous reads of its mask are over
   if (lane < ITEMS) mask[lane] = 0u;
   __syncwarp();
-  // The warp waits for its loads once per four steps: their offsets are requested together.
-  constexpr int steps_at_once = 4;
-  for (std::int64_t s = first_segment + lane;; s += steps_at_once * warp_threads) {
-    std::int64_t q[steps_at_once];
+  for (std::int64_t s = first_segment + lane;; s += warp_threads) {
+    const std::int64_t q =
+        s < segments ? static_cast<std::int64_t>(h.offsets[s]) - target : warp_valid;
+    // The step's positions ascend with the lane, so lanes whose bits share a mask word are
+    // neighbours: they OR their bits towards the first of them, which alone writes the word
+    // (32 atomics on one word would take 32 turns).
+    const int word = q < warp_valid ? static_cast<int>(q / 32) : ITEMS;
+    const int left_word = __shfl_up_sync(full_warp_mask, word, 1);
+    const int right_word = __shfl_down_sync(full_warp_mask, word, 1);
+    const std::uint32_t last_lanes =
+        __ballot_sync(full_warp_mask, lane == warp_threads - 1 || right_word != word);
+    const int last_lane = lane + __ffs(last_lanes >> lane) - 1;  // of the lanes on this word
+    std::uint32_t bits = word < ITEMS ? 1u << (q % 32) : 0u;
 #pragma unroll
-    for (int k = 0; k < steps_at_once; ++k) {
-      const std::int64_t at = s + k * warp_threads;
-      q[k] = at < segments ? static_cast<std::int64_t>(h.offsets[at]) - target : warp_valid;
+    for (int d = 1; d < warp_threads; d *= 2) {
+      const std::uint32_t right = __shfl_down_sync(full_warp_mask, bits, d);
+      if (lane + d <= last_lane) bits |= right;
     }
-#pragma unroll
-    for (int k = 0; k < steps_at_once; ++k) detail::set_head_bits<ITEMS>(mask, q[k], warp_valid);
-    if (__shfl_sync(full_warp_mask, q[steps_at_once - 1], warp_threads - 1) >= warp_valid) break;
+    if (word < ITEMS && (lane == 0 || left_word != word)) atomicOr(&mask[word], bits);
+    if (__shfl_sync(full_warp_mask, q, warp_threads - 1) >= warp_valid) break;
   }
   __syncwarp();
   if (count <= 0) return 0u;
