@@ -2,8 +2,9 @@
 // The generic reduce_by_key: one inclusive scan whose accumulator carries, beside the lifted
 // (value, head) of segmented_generic.hpp, the number of runs begun so far. The scan's value at i
 // is then i's run number and its run's reduction up to i: a run's first element writes its key to
-// keys_out[run], its last writes the reduction to values_out[run]. Every backend gets it from its
-// inclusive_scan; op sees only input values and results of op.
+// keys_out[run], its last writes the reduction to values_out[run]. A backend without its own
+// reduce_by_key_into gets it from its inclusive_scan (the CUDA policies fuse it into the segmented
+// tile agent); op sees only input values and results of op.
 
 #include <pscan/detail/config.hpp>
 #include <pscan/detail/dispatch.hpp>
