@@ -37,6 +37,14 @@ inline constexpr bool reduces_in_stretches_v = !std::is_integral_v<T>;
 template <class T>
 using stretch_values = std::array<T, stretches>;
 
+// How reduce_range reduced a range: the stretches' length (0: as one chain) and their reductions,
+// so that a scan's rescan follows the same stretches.
+template <class T>
+struct stretch_parts {
+  std::int64_t length = 0;
+  stretch_values<T> values;
+};
+
 // Whether stretches `stride` bytes apart start at least a cache line apart modulo 4 KiB. Starts
 // that are not would share L1 sets, and loads would falsely wait on stores to other stretches
 // (4K aliasing): a scan rescanning 8 stretches 16 KiB apart ran at half the speed of one chain.
@@ -73,22 +81,23 @@ stretch_values<T> stretch_starts(InIt first, std::int64_t lo, std::int64_t lengt
 }
 
 // first[lo] op ... op first[hi - 1], or nothing when lo >= hi. Grouped, never reordered: a long
-// range is reduced as its stretches, in one loop so that their chains overlap (each stretch's
-// reduction goes to *parts when given), then joined left to right, and the elements past them
-// after. op need only be associative, sees only elements and its own results, and the same range
-// always gives the same bits.
+// range is reduced as its stretches, in one loop so that their chains overlap (the stretches go
+// to *parts when given), then joined left to right, and the elements past them after. op need
+// only be associative, sees only elements and its own results, and the same range always gives
+// the same bits.
 template <class T, class InIt, class Op>
 partial<T> reduce_range(InIt first, std::int64_t lo, std::int64_t hi, Op& op,
-                        stretch_values<T>* parts = nullptr) {
+                        stretch_parts<T>* parts = nullptr) {
+  const std::int64_t length = lo < hi ? stretch_length<T>(lo, hi) : 0;
+  if (parts != nullptr) parts->length = length;
   if (lo >= hi) return {};
-  const std::int64_t length = stretch_length<T>(lo, hi);
   if (length == 0) return {true, fold(static_cast<T>(first[lo]), first, lo + 1, hi, op)};
   stretch_values<T> accs =
       stretch_starts<T>(first, lo, length, std::make_index_sequence<stretches>{});
   for (std::int64_t j = 1; j < length; ++j) {
     for (int s = 0; s < stretches; ++s) accs[s] = op(accs[s], first[lo + s * length + j]);
   }
-  if (parts != nullptr) *parts = accs;
+  if (parts != nullptr) parts->values = accs;
   T acc = accs[0];
   for (int s = 1; s < stretches; ++s) acc = op(acc, accs[s]);
   return {true, fold(acc, first, lo + stretches * length, hi, op)};

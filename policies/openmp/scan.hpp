@@ -31,64 +31,61 @@ inline constexpr std::int64_t scan_min_per_thread = 8192;
 
 enum class scan_kind { inclusive, exclusive };
 
-// Scans [lo, hi) into out starting from `carry` (none: first[lo] starts the scan), in one chain.
-// Exclusive scans always have a carry (their init). Each element is read before its output is
-// written, so out may equal first.
+// The first element of a scan chain, at i, from `carry` (none: first[i] starts an inclusive
+// scan; exclusive scans always have one, their init): writes out[i] and returns the running
+// value. Each element is read before its output is written, so out may equal first.
+template <scan_kind Kind, class T, class InIt, class OutIt, class Op>
+T scan_start(const partial<T>& carry, InIt first, std::int64_t i, OutIt out, Op& op) {
+  if constexpr (Kind == scan_kind::inclusive) {
+    const T acc = carry.has ? static_cast<T>(op(carry.value, first[i])) : static_cast<T>(first[i]);
+    out[i] = acc;
+    return acc;
+  } else {
+    const T acc = op(carry.value, first[i]);
+    out[i] = carry.value;
+    return acc;
+  }
+}
+
+// The next element of a scan chain: writes out[i] and takes first[i] into the running value.
+template <scan_kind Kind, class T, class InIt, class OutIt, class Op>
+void scan_step(T& acc, InIt first, std::int64_t i, OutIt out, Op& op) {
+  if constexpr (Kind == scan_kind::inclusive) {
+    acc = op(acc, first[i]);
+    out[i] = acc;
+  } else {
+    T next = op(acc, first[i]);
+    out[i] = acc;
+    acc = next;
+  }
+}
+
+// Scans [lo, hi) into out starting from `carry`, in one chain.
 template <scan_kind Kind, class T, class InIt, class OutIt, class Op>
 void scan_chain(InIt first, std::int64_t lo, std::int64_t hi, OutIt out, Op& op,
                 const partial<T>& carry) {
   if (lo >= hi) return;
-  if constexpr (Kind == scan_kind::inclusive) {
-    T acc = carry.has ? static_cast<T>(op(carry.value, first[lo])) : static_cast<T>(first[lo]);
-    out[lo] = acc;
-    for (std::int64_t i = lo + 1; i < hi; ++i) {
-      acc = op(acc, first[i]);
-      out[i] = acc;
-    }
-  } else {
-    T acc = carry.value;
-    for (std::int64_t i = lo; i < hi; ++i) {
-      T next = op(acc, first[i]);
-      out[i] = acc;
-      acc = next;
-    }
-  }
+  T acc = scan_start<Kind>(carry, first, lo, out, op);
+  for (std::int64_t i = lo + 1; i < hi; ++i) scan_step<Kind>(acc, first, i, out, op);
 }
 
-// scan_chain for a range that phase 1 reduced in stretches (partials.hpp; parts: their
-// reductions): it is rescanned in the same stretches side by side, each from its own carry (the
-// range's, then the stretches before it), so that their chains overlap too.
+// scan_chain for a range that phase 1 reduced in stretches (partials.hpp): it is rescanned in
+// the same stretches side by side, each from its own carry (the range's, then the stretches
+// before it), so that their chains overlap too.
 template <scan_kind Kind, class T, class InIt, class OutIt, class Op>
 void scan_range(InIt first, std::int64_t lo, std::int64_t hi, OutIt out, Op& op,
-                const partial<T>& carry, const stretch_values<T>& parts) {
-  const std::int64_t length = lo < hi ? stretch_length<T>(lo, hi) : 0;
+                const partial<T>& carry, const stretch_parts<T>& parts) {
+  const std::int64_t length = parts.length;
   if (length == 0) return scan_chain<Kind>(first, lo, hi, out, op, carry);
   stretch_values<T> running;
   partial<T> stretch_carry = carry;
   for (int s = 0; s < stretches; ++s) {
-    const std::int64_t at = lo + s * length;
-    if constexpr (Kind == scan_kind::inclusive) {
-      running[s] = stretch_carry.has ? static_cast<T>(op(stretch_carry.value, first[at]))
-                                     : static_cast<T>(first[at]);
-      out[at] = running[s];
-    } else {
-      running[s] = op(stretch_carry.value, first[at]);
-      out[at] = stretch_carry.value;
-    }
-    stretch_carry = {true, stretch_carry.has ? static_cast<T>(op(stretch_carry.value, parts[s]))
-                                             : parts[s]};
+    running[s] = scan_start<Kind>(stretch_carry, first, lo + s * length, out, op);
+    stretch_carry = detail::join(stretch_carry, partial<T>{true, parts.values[s]}, op);
   }
   for (std::int64_t j = 1; j < length; ++j) {
     for (int s = 0; s < stretches; ++s) {
-      const std::int64_t i = lo + s * length + j;
-      if constexpr (Kind == scan_kind::inclusive) {
-        running[s] = op(running[s], first[i]);
-        out[i] = running[s];
-      } else {
-        T next = op(running[s], first[i]);
-        out[i] = running[s];
-        running[s] = next;
-      }
+      scan_step<Kind>(running[s], first, lo + s * length + j, out, op);
     }
   }
   scan_chain<Kind>(first, lo + stretches * length, hi, out, op,
@@ -120,7 +117,7 @@ void blocked_scan(int team, InIt first, std::int64_t n, OutIt out, Op op,
       const std::int64_t lo = detail::split_point(begin, end, t, threads);
       const std::int64_t hi = detail::split_point(begin, end, t + 1, threads);
       padded<partial<T>>* block_totals = totals.data() + (b % 2) * threads;
-      stretch_values<T> parts;  // phase 1, kept in stretches for phase 3
+      stretch_parts<T> parts;  // phase 1's stretches, rescanned in phase 3
       block_totals[t].value = detail::reduce_range<T>(first, lo, hi, thread_op, &parts);
 #pragma omp barrier
       for (int u = 0; u < t; ++u) {
