@@ -304,6 +304,7 @@ const char* target_names(sides where) {
 std::string footer() {
   std::vector<std::pair<std::string, std::string>> algorithms, implementations;
   for (const algorithm_descriptor& d : algorithm_table) algorithms.emplace_back(d.name, d.summary);
+  const host_cost_plan host;
   for (const registration& r : registrations()) {
     implementations.emplace_back(r.name, std::string(target_names(r.where)) + "  " + r.summary);
   }
@@ -319,6 +320,9 @@ Presets: default (GPU 2^10..2^30 x4, CPU 2^10..2^26 x16, every type; segments
 Runs: after the warm-ups, --min-runs timed runs, then more until the spread (median absolute
   deviation / median) is at most --max-spread, or --max-runs; a cell also stops once its runs
   took --budget seconds, after at least 3. Every row reports its runs and spread.
+Host cost (GPU rows, host_us): the host time per call, the median of )" +
+         std::to_string(host.batches) + " batches of " + std::to_string(host.calls) + R"( calls
+  queued behind a kernel that holds the stream; empty where a call waits for the device.
 Algorithms:)" + table(algorithms) +
          "\nImplementations (target, then what it is; --list prints those built in):" +
          table(implementations) + R"(
@@ -390,6 +394,8 @@ std::optional<options> parse_options(int argc, char** argv) {
   app.add_option("--md", o.md, "... to this Markdown file")->type_name("FILE");
   app.add_option("--out", o.out_dir, "Write DIR/results.{csv,json,md}")->type_name("DIR");
   app.add_flag("--plant-bug", o.plant_bug, "Add planted_bug, off by one (must FAIL)");
+  app.add_flag_callback("--no-host-cost", [&] { o.host_cost.enabled = false; },
+                        "GPU: do not measure the host time per call");
   app.add_flag_callback("--no-progress", [&] { o.progress = false; }, "No progress bar");
   app.add_flag("--list", o.list, "Print the axes and implementations and exit");
   try {

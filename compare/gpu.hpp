@@ -59,6 +59,11 @@ mismatch compare(element type, const void* got, const void* want, std::int64_t n
 // Times `run` with CUDA events on stream(), flushing L2 (a 2x L2 write) before every run.
 stats time_runs(const std::function<void()>& run, const timing_plan& plan);
 
+// The host's time per call of `run` in microseconds, its calls queued behind a kernel that holds
+// stream() (host_cost_plan). Negative when a call waited for the device (it synchronises, or
+// reads a result back), which only the hold's timeout let go on.
+double host_us_per_call(const std::function<void()>& run, const host_cost_plan& plan);
+
 // Synchronises the stream; throws if the device reports an error (a sticky one ends GPU work).
 void check_device();
 

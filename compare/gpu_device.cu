@@ -1,4 +1,5 @@
-// The harness's GPU plumbing: device facts, buffers, on-device validation and event timing.
+// The harness's GPU plumbing: device facts, buffers, on-device validation, event timing and the
+// host cost of a call.
 
 #include "gpu.hpp"
 #include "types.hpp"
@@ -6,8 +7,10 @@
 #include <cuda_common/check.cuh>
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 namespace compare::gpu {
 namespace {
@@ -16,6 +19,12 @@ std::string version_string(int v) {  // CUDA encodes 13.0 as 13000
   return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
 }
 
+// In mapped pinned memory: the host lets the hold kernel go, the kernel says it gave up waiting.
+struct hold_flags {
+  int released;
+  int timed_out;
+};
+
 struct device_state {
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr;
@@ -23,6 +32,8 @@ struct device_state {
   buffer flush;  // 2x L2, rewritten before every timed run
   std::size_t flush_bytes = 0;
   buffer result;  // one mismatch, in device memory, for the compare kernel
+  hold_flags* hold = nullptr;         // the host's address of the flags
+  hold_flags* device_hold = nullptr;  // the device's
 
   device_state() {
     PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -31,6 +42,8 @@ struct device_state {
     flush_bytes = 2 * static_cast<std::size_t>(facts().l2_bytes);
     flush = buffer(flush_bytes);
     result = buffer(sizeof(mismatch));
+    PSCAN_CUDA_CHECK(cudaHostAlloc(&hold, sizeof(hold_flags), cudaHostAllocMapped));
+    PSCAN_CUDA_CHECK(cudaHostGetDevicePointer(&device_hold, hold, 0));
   }
 };
 
@@ -55,6 +68,25 @@ __global__ void compare_kernel(const T* got, const T* want, std::int64_t n, mism
   if (bad > 0) {
     atomicAdd(reinterpret_cast<unsigned long long*>(&out->count), bad);
     atomicMin(reinterpret_cast<long long*>(&out->first), first);
+  }
+}
+
+__device__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// Keeps its stream busy until the host releases it, so that the calls queued behind it only
+// enqueue. It gives up after limit_ns: a call that waits for the device would otherwise never
+// return to release it. Volatile: every poll reads the host's memory.
+__global__ void hold_kernel(volatile hold_flags* flags, unsigned long long limit_ns) {
+  const unsigned long long start = global_ns();
+  while (flags->released == 0) {
+    if (global_ns() - start > limit_ns) {
+      flags->timed_out = 1;
+      return;
+    }
   }
 }
 
@@ -162,6 +194,37 @@ stats time_runs(const std::function<void()>& run, const timing_plan& plan) {
     return static_cast<double>(ms);
   };
   return compare::time_runs(once, plan);
+}
+
+double host_us_per_call(const std::function<void()>& run, const host_cost_plan& plan) {
+  device_state& s = state();
+  volatile hold_flags* flags = s.hold;
+  struct release_on_exit {  // however the batch ends, a throwing call included
+    volatile hold_flags* flags;
+    ~release_on_exit() { flags->released = 1; }
+  };
+  const auto limit_ns = static_cast<unsigned long long>(plan.hold_ms * 1e6);
+  std::vector<double> us;
+  for (int b = 0; b < plan.batches; ++b) {
+    PSCAN_CUDA_CHECK(cudaStreamSynchronize(s.stream));  // nothing queued ahead of the hold
+    flags->released = 0;
+    flags->timed_out = 0;
+    hold_kernel<<<1, 1, 0, s.stream>>>(s.device_hold, limit_ns);
+    PSCAN_CUDA_CHECK(cudaGetLastError());
+    double ms = 0;
+    {
+      const release_on_exit release{flags};
+      const auto start = std::chrono::steady_clock::now();
+      // A timed-out hold ends the batch: the call waited, and so would every further one.
+      for (int i = 0; i < plan.calls && !flags->timed_out; ++i) run();
+      ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+               .count();
+    }
+    PSCAN_CUDA_CHECK(cudaStreamSynchronize(s.stream));
+    if (flags->timed_out || ms >= plan.hold_ms) return -1;
+    us.push_back(1e3 * ms / plan.calls);
+  }
+  return us.empty() ? -1 : median_of(us);
 }
 
 void check_device() {

@@ -29,6 +29,7 @@ void poison(void*, std::size_t) { no_cuda(); }
 void* stream() { no_cuda(); }
 mismatch compare(element, const void*, const void*, std::int64_t) { no_cuda(); }
 stats time_runs(const std::function<void()>&, const timing_plan&) { no_cuda(); }
+double host_us_per_call(const std::function<void()>&, const host_cost_plan&) { no_cuda(); }
 void check_device() { no_cuda(); }
 
 }  // namespace compare::gpu

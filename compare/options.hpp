@@ -29,6 +29,7 @@ struct options {
   bool gpu_only = false;
   bool gpu_asked = false;  // a GPU-only filter (--gpu-only, or --impl naming only GPU ones)
   timing_plan plan;
+  host_cost_plan host_cost;  // GPU rows: host time per call
   std::int64_t seq_max = std::int64_t{1} << 20;  // largest size at which pscan::seq is timed
   std::string csv, json, md, out_dir;
   std::string preset = "default";

@@ -87,6 +87,18 @@ std::string utc_now() {
   return text;
 }
 
+std::string host_cost_rule(const host_cost_plan& plan) {
+  if (!plan.enabled) return "not measured (--no-host-cost)";
+  char hold[32];
+  std::snprintf(hold, sizeof hold, "%g ms", plan.hold_ms);
+  return "GPU rows: host time per call, the median of " + std::to_string(plan.batches) +
+         " batches of " + std::to_string(plan.calls) +
+         " calls queued behind a kernel that holds the stream (so neither GPU time nor a full "
+         "launch queue is counted); the hold lets go after " + hold +
+         ", and a batch it did not hold to the end (a call that waits for the device, such as "
+         "one returning a value to the host) leaves the row empty";
+}
+
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> collect_provenance(
@@ -131,7 +143,8 @@ std::vector<std::pair<std::string, std::string>> collect_provenance(
             {"bytes",
              "n values read, the segment description read (flags 1 B or keys 4 B per element, "
              "offsets 8 B per segment + 8), the outputs written (one per element or per "
-             "segment; a single value is not counted); copy moves n elements (2n*sizeof(T))"}});
+             "segment; a single value is not counted); copy moves n elements (2n*sizeof(T))"},
+            {"host_cost", host_cost_rule(o.host_cost)}});
   return p;
 }
 

@@ -15,7 +15,8 @@ namespace {
 
 auto key_of(const cell& c) { return std::make_tuple(c.where, c.algo, c.type, c.lengths, c.n); }
 
-const char* columns = "%-44s %7s %9s %-15s %-6s %10s %10s %10s %4s %6s %8s %8s %6s %7s %4s";
+const char* columns =
+    "%-44s %7s %9s %-15s %-6s %10s %10s %10s %4s %6s %8s %8s %6s %7s %4s %7s";
 
 std::string segment_count_of(const result& x) {
   return x.c.lengths.shape == segment_shape::none ? "" : std::to_string(x.segment_count);
@@ -80,7 +81,7 @@ void print_header(std::ostream& out) {
   char line[512];
   std::snprintf(line, sizeof line, columns, "cell", "n", "segments", "implementation", "status",
                 "median_ms", "min_ms", "max_ms", "runs", "spread", "Gelem/s", "GB/s", "%copy",
-                "speedup", "busy");
+                "speedup", "busy", "host_us");
   out << line << "\n";
 }
 
@@ -96,7 +97,8 @@ void print_rows(const std::vector<result>& rows, std::ostream& out) {
                   ok ? (number(100 * x.timing.spread, 1) + "%").c_str() : "",
                   number(x.gelem_per_s, 3).c_str(), number(x.gb_per_s, 1).c_str(),
                   number(x.percent_of_copy, 0).c_str(),
-                  x.speedup > 0 ? (number(x.speedup, 2) + "x").c_str() : "", x.busy ? "!" : "");
+                  x.speedup > 0 ? (number(x.speedup, 2) + "x").c_str() : "", x.busy ? "!" : "",
+                  number(x.host_us, 1).c_str());
     out << line << "\n";
     if (!ok) out << "    " << x.message << "\n";
   }

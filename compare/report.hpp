@@ -26,6 +26,9 @@ struct result {
   std::string message;     // why it FAILED or errored
   stats timing;            // empty (runs = 0) unless ok: runs taken, median, min, max, spread
   std::int64_t bytes = 0;  // traffic counted for GB/s: cell traffic, or 2 n sizeof(T) for copy
+  // Host time per call on the GPU (gpu::host_us_per_call); negative unless measured: CPU rows,
+  // rows not ok, --no-host-cost, and calls that wait for the device (a value read back).
+  double host_us = -1;
   // Derived by finalize_cell(); negative when not available.
   double gelem_per_s = -1;
   double gb_per_s = -1;

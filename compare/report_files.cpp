@@ -66,7 +66,8 @@ nlohmann::ordered_json row_of(const result& x) {
           {"speedup_vs_baseline", opt(x.speedup > 0, x.speedup)},
           {"baseline", x.speedup > 0 ? baseline_of(x.c.where) : ""},
           {"busy", x.busy},
-          {"message", x.message}};
+          {"message", x.message},
+          {"host_us_per_call", opt(x.host_us >= 0, x.host_us)}};
 }
 
 std::string csv_line(const nlohmann::ordered_json& row, bool header) {
@@ -111,7 +112,7 @@ void write_json(const report& r, std::ostream& out) {
 
 // Markdown: provenance, notes, then per (target, algorithm, type) a table of GB/s with sizes (and
 // segment lengths) as rows and implementations as columns (speedup over the baseline in
-// parentheses).
+// parentheses), and where any was measured a table of the host time per call.
 void write_markdown(const report& r, std::ostream& out) {
   out << "# pscan-compare results\n\n";
   for (const auto& [k, v] : r.provenance) out << "- **" << k << "**: " << v << "\n";
@@ -122,7 +123,9 @@ void write_markdown(const report& r, std::ostream& out) {
     const cell& first = rows[begin]->c;
     const bool segmented = is_segmented(first.algo);
     std::vector<std::string> impls;
-    std::map<std::pair<segment_lengths, std::int64_t>, std::map<std::string, std::string>> table;
+    std::map<std::pair<segment_lengths, std::int64_t>, std::map<std::string, std::string>> table,
+        host;
+    bool any_host = false;
     std::map<std::pair<segment_lengths, std::int64_t>, std::int64_t> segment_count;
     for (end = begin; end < rows.size() && rows[end]->c.where == first.where &&
                       rows[end]->c.algo == first.algo && rows[end]->c.type == first.type;
@@ -132,24 +135,31 @@ void write_markdown(const report& r, std::ostream& out) {
       std::string text = x.outcome == status::ok ? number(x.gb_per_s, 1) : name_of(x.outcome);
       if (x.speedup > 0) text += " (" + number(x.speedup, 2) + "x)";
       table[{x.c.lengths, x.c.n}][x.impl] = text + (x.busy ? " !" : "");
+      host[{x.c.lengths, x.c.n}][x.impl] = number(x.host_us, 1);
+      any_host = any_host || x.host_us >= 0;
       segment_count[{x.c.lengths, x.c.n}] = x.segment_count;
     }
-    out << "\n## " << name_of(first.where) << " " << name_of(first.algo) << " "
-        << name_of(first.type) << " (GB/s; ! busy machine)\n\n| n |"
-        << (segmented ? " segments | segment count |" : "");
-    for (const auto& impl : impls) out << " " << impl << " |";
-    out << "\n|---:|" << (segmented ? "---:|---:|" : "");
-    for (std::size_t i = 0; i < impls.size(); ++i) out << "---:|";
-    out << "\n";
-    for (const auto& [key, by_impl] : table) {
-      out << "| " << format_count(key.second) << " |";
-      if (segmented) out << " " << name_of(key.first) << " | " << segment_count[key] << " |";
-      for (const auto& impl : impls) {
-        const auto it = by_impl.find(impl);
-        out << " " << (it == by_impl.end() ? "" : it->second) << " |";
-      }
+    auto write_table = [&](const std::string& heading, const auto& cells) {
+      out << "\n" << heading << "\n\n| n |" << (segmented ? " segments | segment count |" : "");
+      for (const auto& impl : impls) out << " " << impl << " |";
+      out << "\n|---:|" << (segmented ? "---:|---:|" : "");
+      for (std::size_t i = 0; i < impls.size(); ++i) out << "---:|";
       out << "\n";
-    }
+      for (const auto& [key, by_impl] : cells) {
+        out << "| " << format_count(key.second) << " |";
+        if (segmented) out << " " << name_of(key.first) << " | " << segment_count[key] << " |";
+        for (const auto& impl : impls) {
+          const auto it = by_impl.find(impl);
+          out << " " << (it == by_impl.end() ? "" : it->second) << " |";
+        }
+        out << "\n";
+      }
+    };
+    const std::string name = std::string(name_of(first.where)) + " " + name_of(first.algo) + " " +
+                             name_of(first.type);
+    write_table("## " + name + " (GB/s; ! busy machine)", table);
+    if (any_host)
+      write_table("### " + name + " (host µs per call; empty: the call waits for the GPU)", host);
   }
 }
 

@@ -19,6 +19,17 @@ struct timing_plan {
   int budget_min_runs = 3;   // the budget never cuts below this many (or min_runs if fewer)
 };
 
+// The host cost of a GPU call: batches of `calls` calls enqueued behind a kernel that holds the
+// stream, so that neither the GPU's work nor a full launch queue is counted; the median per call
+// over the batches. The hold lets go by itself after hold_ms, so a call that waits for the device
+// returns (and is reported as not measurable) instead of waiting forever.
+struct host_cost_plan {
+  bool enabled = true;
+  int calls = 32;        // few: the stream's launch queue never fills
+  int batches = 5;
+  double hold_ms = 100;  // a batch slower than this measured a wait: at most ~3 ms a call
+};
+
 struct stats {
   int runs = 0;
   double median_ms = 0;
