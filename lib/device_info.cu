@@ -57,15 +57,21 @@ device_info read_device_info(int device) {
 
 std::mutex cache_mutex;
 
-// The value cached under `k`, from `query` (run under the lock) the first time.
+// The value cached under `k`, from `query` (run under the lock) the first time. Each thread also
+// remembers the last key it looked up in each cache: the calls of a loop take no lock.
 template <class Key, class Query>
 int cached(std::map<Key, int>& cache, const Key& k, Query query) {
+  thread_local const std::map<Key, int>* last_cache = nullptr;
+  thread_local Key last_key{};
+  thread_local int last_value = 0;
+  if (last_cache == &cache && last_key == k) return last_value;
   std::lock_guard<std::mutex> lock(cache_mutex);
-  const auto found = cache.find(k);
-  if (found != cache.end()) return found->second;
-  const int value = query();
-  cache.emplace(k, value);
-  return value;
+  auto found = cache.find(k);
+  if (found == cache.end()) found = cache.emplace(k, query()).first;
+  last_cache = &cache;
+  last_key = k;
+  last_value = found->second;
+  return last_value;
 }
 
 }  // namespace
@@ -73,11 +79,16 @@ int cached(std::map<Key, int>& cache, const Key& k, Query query) {
 const device_info& current_device_info() {
   // unique_ptr elements: references stay valid when the vector grows.
   static std::vector<std::unique_ptr<device_info>> cache;
+  thread_local int last_device = -1;
+  thread_local const device_info* last_info = nullptr;
   const int device = current_device();
+  if (device == last_device) return *last_info;
   std::lock_guard<std::mutex> lock(cache_mutex);
   if (cache.size() <= static_cast<std::size_t>(device)) cache.resize(device + 1);
   if (!cache[device]) cache[device] = std::make_unique<device_info>(read_device_info(device));
-  return *cache[device];
+  last_device = device;
+  last_info = cache[device].get();
+  return *last_info;
 }
 
 int max_active_blocks_per_sm(const void* kernel, int block_threads, int dynamic_shared_bytes) {

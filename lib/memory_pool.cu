@@ -1,6 +1,7 @@
-// Temporary device memory: the caller's device_resource, or one cudaMemPool_t per device whose
-// release threshold keeps freed memory in the pool, so steady-state calls reuse it without
-// cudaMalloc/cudaFree and without synchronising the device.
+// Temporary device memory: the caller's resource, or one cudaMemPool_t per device whose release
+// threshold keeps freed memory in the pool, so steady-state calls reuse it without
+// cudaMalloc/cudaFree and without synchronising the device. The pool also serves the tile-state
+// cache (tile_state_cache.cu); release_device_pool and limit_device_pool control it.
 
 #include <cuda_common/check.cuh>
 #include <cuda_common/runtime/temporary.cuh>
@@ -10,6 +11,12 @@
 #include <vector>
 
 namespace pscan::cuda_common {
+
+// Drops the current device's cached tile-state buffers (tile_state_cache.cu): those no call
+// holds are freed once the device has finished its work (it synchronises the device), the others
+// when their call lets go.
+void drop_cached_tile_states();
+
 namespace {
 
 cudaMemPool_t create_pool(int device) {
@@ -25,27 +32,64 @@ cudaMemPool_t create_pool(int device) {
   return pool;
 }
 
-// The pools live as long as the process: destroying them from a static destructor could run
-// after the CUDA runtime has shut down.
-cudaMemPool_t device_pool() {
-  static std::mutex mutex;
-  static std::vector<cudaMemPool_t> pools;
+int current_device() {
   int device = 0;
   PSCAN_CUDA_CHECK(cudaGetDevice(&device));
+  return device;
+}
+
+// The current device's pool, created on first use unless `create` is false (then nullptr until
+// it exists). The pools live as long as the process: destroying them from a static destructor
+// could run after the CUDA runtime has shut down.
+cudaMemPool_t device_pool(bool create = true) {
+  static std::mutex mutex;
+  static std::vector<cudaMemPool_t> pools;
+  const int device = current_device();
   std::lock_guard<std::mutex> lock(mutex);
-  if (pools.size() <= static_cast<std::size_t>(device)) pools.resize(device + 1, nullptr);
-  if (pools[device] == nullptr) pools[device] = create_pool(device);
+  if (pools.size() <= static_cast<std::size_t>(device)) {
+    if (!create) return nullptr;
+    pools.resize(device + 1, nullptr);
+  }
+  if (pools[device] == nullptr && create) pools[device] = create_pool(device);
   return pools[device];
 }
 
 }  // namespace
 
-void* allocate_temporary(std::size_t bytes, cudaStream_t stream, device_resource* resource) {
+void* allocate_from_device_pool(std::size_t bytes, cudaStream_t stream) {
+  void* p = nullptr;
+  PSCAN_CUDA_CHECK(cudaMallocFromPoolAsync(&p, bytes, device_pool(), stream));
+  return p;
+}
+
+std::size_t device_pool_reserved_bytes() {
+  const cudaMemPool_t pool = device_pool(false);
+  if (pool == nullptr) return 0;
+  std::uint64_t reserved = 0;
+  PSCAN_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
+  return static_cast<std::size_t>(reserved);
+}
+
+void release_device_pool() {
+  drop_cached_tile_states();  // synchronises the device: every free queued so far has completed
+  if (const cudaMemPool_t pool = device_pool(false); pool != nullptr) {
+    PSCAN_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
+  }
+}
+
+void limit_device_pool(std::size_t bytes) {
+  std::uint64_t threshold = bytes;
+  PSCAN_CUDA_CHECK(
+      cudaMemPoolSetAttribute(device_pool(), cudaMemPoolAttrReleaseThreshold, &threshold));
+}
+
+void* allocate_temporary(std::size_t bytes, cudaStream_t stream, resource_handle resource) {
   if (bytes == 0) return nullptr;
   if (resource != nullptr) {
-    void* p = resource->allocate(bytes, stream);
+    void* p = resource.allocate(bytes, stream);
     if (p == nullptr) {
-      throw_cuda_error(cudaErrorMemoryAllocation, "device_resource::allocate", __FILE__, __LINE__);
+      throw_cuda_error(cudaErrorMemoryAllocation, "the policy's resource (.with): allocate",
+                       __FILE__, __LINE__);
     }
     return p;
   }
@@ -61,11 +105,11 @@ void* allocate_temporary(std::size_t bytes, cudaStream_t stream, device_resource
 }
 
 void deallocate_temporary(void* p, std::size_t bytes, cudaStream_t stream,
-                          device_resource* resource) noexcept {
+                          resource_handle resource) noexcept {
   if (p == nullptr) return;
   if (resource != nullptr) {
     try {
-      resource->deallocate(p, bytes, stream);
+      resource.deallocate(p, bytes, stream);
     } catch (...) {
       // A destructor cannot report it; the resource keeps the memory.
     }

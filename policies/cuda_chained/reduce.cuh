@@ -5,15 +5,15 @@
 // fences, the counter returned to 0 for the next call) combines the partials in block order, init
 // first, and publishes the value into the call's sink (cuda_common/device_result.cuh): host
 // memory for reduce (cuda_common::host_result: no copy, no stream sync), *result on the device for
-// reduce_into (no host wait at all, so it can be captured into a graph). The grid fills the GPU
-// once.
+// reduce_into (no host wait at all, so it can be captured into a graph). The grid is eight waves
+// of blocks (cuda_common::share_blocks).
 
-#include <cuda_chained/call_state.cuh>
 #include <cuda_chained/policy.cuh>
 #include <cuda_chained/tile_state.cuh>
 #include <cuda_chained/tuning.cuh>
 
 #include <cuda_common/check.cuh>
+#include <cuda_common/runtime/call_scratch.cuh>
 #include <cuda_common/launch.cuh>
 #include <cuda_common/target.cuh>
 #include <cuda_common/block/block_range_reduce.cuh>
@@ -22,12 +22,10 @@
 #include <pscan/future_value.hpp>
 
 #include <cstdint>
+#include <optional>
 
 namespace pscan::cuda_chained_backend {
 namespace impl {
-
-// Reduce's scratch (counters, partials) has no tags: its own buffer per stream.
-inline constexpr int reduce_layout = 0;
 
 template <class Build, class A, class InIt, class Op, class Sink, class Init>
 __global__ void __launch_bounds__(tuning<A, Build::target>::reduce_threads)
@@ -83,13 +81,15 @@ auto kernels<cuda_chained_backend::policy>::reduce(const cuda_chained_backend::p
   const auto kernel = &impl::reduce_kernel<Build, A, InIt, Op, sink_type, Init>;
   const std::int64_t blocks =
       cuda_common::share_blocks<range>(reinterpret_cast<const void*>(kernel), n);
-  // The counters, then the partials (256-byte aligned).
-  call_state scratch(p, tile_counters_bytes + sizeof(A) * blocks, impl::reduce_layout);
-  auto* const base = static_cast<unsigned char*>(scratch.data());
-  A* partials = reinterpret_cast<A*>(base + tile_counters_bytes);
+  // The counters, then the partials; a lone block uses neither (a small call skips the lease).
+  std::optional<cuda_common::call_scratch> scratch;
+  if (blocks > 1) {
+    scratch.emplace(p, tile_counters_bytes + sizeof(A) * blocks, cuda_common::untagged_layout);
+  }
   const sink_type sink = make_sink();
   kernel<<<static_cast<unsigned int>(blocks), cfg::reduce_threads, 0, p.stream>>>(
-      first, n, init, op, static_cast<tile_counters*>(scratch.data()), partials, sink);
+      first, n, init, op, scratch ? static_cast<tile_counters*>(scratch->data()) : nullptr,
+      scratch ? scratch->entries<A>() : nullptr, sink);
   PSCAN_CUDA_CHECK_LAUNCH();
   return sink;
 }

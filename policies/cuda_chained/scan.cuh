@@ -9,7 +9,6 @@
 // flags or keys once each; the look-back carries (aggregate, head) pairs, so a tile that starts a
 // segment is its own inclusive prefix.
 
-#include <cuda_chained/call_state.cuh>
 #include <cuda_chained/lookback_tree.cuh>
 #include <cuda_chained/policy.cuh>
 #include <cuda_chained/scan_kernels.cuh>
@@ -17,6 +16,7 @@
 #include <cuda_chained/tuning.cuh>
 
 #include <cuda_common/check.cuh>
+#include <cuda_common/runtime/call_scratch.cuh>
 #include <cuda_common/runtime/device_info.cuh>
 #include <cuda_common/target.cuh>
 #include <cuda_common/utility.cuh>
@@ -72,7 +72,7 @@ void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const 
   constexpr bool may_need_tree = !grouping_free_v<A, Op>;
   const bool tree = may_need_tree && p.is_deterministic;
   const std::uint64_t entries = tree ? tree_entries(tiles) : tiles;
-  call_state scratch(p, tile_state<A>::buffer_bytes(entries), tile_state<A>::layout);
+  cuda_common::call_scratch scratch(p, tile_state<A>::buffer_bytes(entries), tile_state<A>::layout);
   const tile_state<A> state(scratch.data(), scratch.epoch());
   const auto launch = [&](auto kernel) {
     cuda_common::prefer_shared_memory(reinterpret_cast<const void*>(kernel));  // tiles live there

@@ -13,6 +13,8 @@
 // Tags are epoch << 1 | is_prefix: epochs are 31-bit (cuda_common::max_tile_state_epoch) and never
 // 0, which is what a cleared buffer holds.
 
+#include <cuda_common/runtime/call_scratch.cuh>
+
 #include <cuda/atomic>
 
 #include <cstddef>
@@ -27,7 +29,7 @@ struct tile_counters {
   unsigned int ticket;  // next tile id to hand out
   unsigned int done;    // blocks that finished (reduce's last-block election)
 };
-inline constexpr std::size_t tile_counters_bytes = 256;  // keeps the entries 256-byte aligned
+inline constexpr std::size_t tile_counters_bytes = cuda_common::scratch_head_bytes;
 
 enum class tile_status : std::uint32_t { empty, aggregate, prefix };
 

@@ -2,8 +2,9 @@
 // pscan::cuda_multipass: the recursive multi-pass GPU backend (Blelloch 1990; Harris, Sengupta &
 // Owens, GPU Gems 3 ch. 39): scans as reduce-then-scan over a recursively scanned array of tile
 // totals, reduce in two ordered passes. Asynchronous on the policy's stream (.on(stream));
-// temporaries from the policy's resource (.with(resource)) or libpscan's pool. The
-// algorithms are those of cuda_common/algorithms/, run with this backend's kernels (policy.cuh).
+// scratch from libpscan's per-stream cache (cuda_common/runtime/call_scratch.cuh) or the policy's
+// resource (.with(resource)). The algorithms are those of cuda_common/algorithms/, run with this
+// backend's kernels (policy.cuh).
 
 #include <cuda_multipass/policy.cuh>
 #include <cuda_multipass/reduce.cuh>

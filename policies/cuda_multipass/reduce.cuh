@@ -1,7 +1,7 @@
 #pragma once
 // reduce and reduce_into of pscan::cuda_multipass: the last step of Harris' "Optimizing parallel
 // reduction in CUDA" (grid-stride, cost-optimal), kept in order for a non-commutative op. Pass 1:
-// a grid sized to fill the GPU once (SMs x resident blocks); block b reduces the b-th contiguous
+// a grid of eight waves (8 x SMs x resident blocks); block b reduces the b-th contiguous
 // share of the input, its warps each a contiguous part of that, reading 16-byte units
 // warp-striped and reducing them as they arrive (several loads in flight per thread); the warps'
 // totals are combined in order. Pass 2: one block combines the block totals in block order, init
@@ -14,7 +14,7 @@
 
 #include <cuda_common/check.cuh>
 #include <cuda_common/launch.cuh>
-#include <cuda_common/runtime/temporary.cuh>
+#include <cuda_common/runtime/call_scratch.cuh>
 #include <cuda_common/target.cuh>
 #include <cuda_common/block/block_range_reduce.cuh>
 
@@ -81,12 +81,15 @@ auto kernels<cuda_multipass_backend::policy>::reduce(const cuda_multipass_backen
     return sink;
   };
   if (blocks == 1) return finish(first, n);
-  cuda_common::temporary_buffer<A> partials(static_cast<std::size_t>(blocks), p);
+  const cuda_common::call_scratch scratch(
+      p, cuda_common::scratch_head_bytes + sizeof(A) * static_cast<std::size_t>(blocks),
+      cuda_common::untagged_layout);
+  A* const partials = scratch.entries<A>();
   impl::reduce_kernel<Build, A>
       <<<static_cast<unsigned>(blocks), cfg::block_threads, 0, p.stream>>>(
-          first, n, partials.data(), init, op);
+          first, n, partials, init, op);
   PSCAN_CUDA_CHECK_LAUNCH();
-  return finish(partials.data(), blocks);
+  return finish(partials, blocks);
 }
 
 }  // namespace pscan::cuda_common

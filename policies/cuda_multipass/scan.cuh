@@ -17,7 +17,7 @@
 
 #include <cuda_common/check.cuh>
 #include <cuda_common/launch.cuh>
-#include <cuda_common/runtime/temporary.cuh>
+#include <cuda_common/runtime/call_scratch.cuh>
 #include <cuda_common/target.cuh>
 #include <cuda_common/tile/segmented_tile_scan.cuh>
 #include <cuda_common/block/block_range_reduce.cuh>
@@ -173,11 +173,11 @@ void kernels<cuda_multipass_backend::policy>::scan(const cuda_multipass_backend:
                                                    const Init& init, Op op) {
   using namespace cuda_multipass_backend;
   using A = pscan::detail::init_value_t<Init>;
-  cuda_common::temporary_buffer<A> scratch(
-      static_cast<std::size_t>(impl::scratch_elements<Build, A>(
-          n, impl::level_tile_for<Build, A, InIt>::tile_items)),
-      p);
-  impl::scan_level<Build, Exclusive, HasInit, A>(first, n, out, init, op, scratch.data(),
+  const auto elements = static_cast<std::size_t>(
+      impl::scratch_elements<Build, A>(n, impl::level_tile_for<Build, A, InIt>::tile_items));
+  const cuda_common::call_scratch scratch(p, cuda_common::scratch_head_bytes + sizeof(A) * elements,
+                                          cuda_common::untagged_layout);
+  impl::scan_level<Build, Exclusive, HasInit, A>(first, n, out, init, op, scratch.entries<A>(),
                                                  p.stream);
 }
 

@@ -18,7 +18,7 @@
 #include <cuda_common/launch.cuh>
 #include <cuda_common/policy.cuh>
 #include <cuda_common/runtime/device_info.cuh>
-#include <cuda_common/runtime/temporary.cuh>
+#include <cuda_common/runtime/call_scratch.cuh>
 #include <cuda_common/target.cuh>
 #include <cuda_common/tile/merge_path.cuh>
 #include <cuda_common/tile/segmented_reduce_tile.cuh>
@@ -75,7 +75,8 @@ struct stretch_record {
   std::int64_t ends_end;  // one past the last end the block walked
 };
 
-// A call's counters, zeroed before its kernel: the blocks done, and whether one saw bad offsets.
+// A call's counters, at the head of its scratch (runtime/call_scratch.cuh): 0 when its kernel
+// starts, returned to 0 by the last block. The blocks done, and whether one saw bad offsets.
 struct segmented_reduce_state {
   unsigned done;
   unsigned bad_offsets;
@@ -152,6 +153,7 @@ __global__ void __launch_bounds__(
     __shared__ bool warp_bad[warps];
     __shared__ typename block_scan<open_segment<A>, cfg::block_threads>::storage scan_storage;
     __shared__ bool is_last;
+    __shared__ bool saw_bad_offsets;
     __shared__ unsigned long long first_bad;
     const pscan::detail::kept_init_t<Init> init_value = static_cast<const A&>(init);
     const auto first = static_cast<std::int64_t>(offsets[0]);
@@ -196,14 +198,17 @@ __global__ void __launch_bounds__(
       if (bad) atomicOr(&state->bad_offsets, 1u);
       __threadfence();  // release the record before counting this block done
       is_last = atomicAdd(&state->done, 1u) == gridDim.x - 1;
-      if (is_last) __threadfence();  // acquire: every record is visible from here on
+      if (is_last) {
+        __threadfence();  // acquire: every record is visible from here on
+        saw_bad_offsets = atomicExch(&state->bad_offsets, 0u) != 0;
+        atomicExch(&state->done, 0u);
+      }
     }
     __syncthreads();
     if (!is_last) return;
     const int blocks = static_cast<int>(gridDim.x);
     finish_first_segments<cfg::block_threads>(records, blocks, out, init_value, op, scan_storage);
-    const bool suspect = *static_cast<volatile unsigned*>(&state->bad_offsets) != 0;
-    if (suspect || !walks_cover_every_end<cfg::block_threads>(records, blocks, segments)) {
+    if (saw_bad_offsets || !walks_cover_every_end<cfg::block_threads>(records, blocks, segments)) {
       // Bad offsets: find the first, in chunks from the front (only on this error path).
       if (threadIdx.x == 0) first_bad = no_bad_offset;
       __syncthreads();
@@ -248,13 +253,15 @@ void segmented_reduce(const policy_base<Derived>& p, InIt values, OffIt offsets_
         std::int64_t{device.sm_count} *
         std::max(1, max_active_blocks_per_sm(reinterpret_cast<const void*>(kernel),
                                              cfg::block_threads, shared_bytes));
-    temporary_buffer<stretch_record<A>> records(static_cast<std::size_t>(blocks), p);
-    temporary_buffer<segmented_reduce_state> state(1, p);
-    PSCAN_CUDA_CHECK(
-        cudaMemsetAsync(state.data(), 0, sizeof(segmented_reduce_state), p.stream));
+    // The counters at the head, then the blocks' records.
+    static_assert(sizeof(segmented_reduce_state) <= scratch_head_bytes);
+    const call_scratch scratch(
+        p, scratch_head_bytes + sizeof(stretch_record<A>) * static_cast<std::size_t>(blocks),
+        untagged_layout);
     kernel<<<static_cast<unsigned>(blocks), cfg::block_threads, shared_bytes, p.stream>>>(
-        values, offsets_first, segments, records.data(), state.data(), device.bad_offsets_report,
-        out, init, op);
+        values, offsets_first, segments, scratch.entries<stretch_record<A>>(),
+        static_cast<segmented_reduce_state*>(scratch.data()), device.bad_offsets_report, out, init,
+        op);
     PSCAN_CUDA_CHECK_LAUNCH();
   });
 }

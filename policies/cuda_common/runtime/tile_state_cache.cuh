@@ -1,8 +1,9 @@
 #pragma once
-// libpscan's cache of tile-state buffers for single-pass scans, one per (device, stream): the
-// scan kernels need their tile state zeroed or tagged, and clearing it on every call would cost a
-// memset (a second launch). Instead each call gets a new epoch; entries tagged with another epoch
-// read as unpublished, so a buffer is cleared only when it is allocated or the epoch wraps.
+// libpscan's cache of scratch buffers (runtime/call_scratch.cuh), one per (device, stream,
+// layout), made for the single-pass scans' tile state: the scan kernels need it zeroed or tagged,
+// and clearing it on every call would cost a memset (a second launch). Instead each call gets a
+// new epoch; entries tagged with another epoch read as unpublished, so a buffer is cleared only
+// when it is allocated or the epoch wraps.
 // Calls on one stream are ordered, so they may share a buffer; different streams never do.
 // A buffer also serves one `layout` (the caller's number for how entries are laid out): a tag
 // location must never hold a value another layout left there.
