@@ -134,7 +134,6 @@ static_assert(!is_stream_ordered_resource_v<int>);
 static_assert(pscan::cuda_chained.resource == nullptr);  // no caller resource by default
 #endif
 #if PSCAN_TEST_CUDA_MULTIPASS
-using multipass_policy = std::decay_t<decltype(pscan::cuda_multipass)>;
 static_assert(pscan::cuda_multipass.resource == nullptr);
 #endif
 
@@ -210,7 +209,7 @@ std::vector<char> heads_of_offsets(const std::vector<std::int64_t>& offsets, std
 std::vector<std::int64_t> host_scan(const std::vector<std::int64_t>& in,
                                     const std::vector<char>& heads, bool exclusive) {
   std::vector<std::int64_t> out(in.size());
-  std::int64_t acc = 0;
+  std::int64_t acc = exclusive ? init : 0;
   for (std::size_t i = 0; i < in.size(); ++i) {
     if (exclusive) {
       if (heads[i]) acc = init;
@@ -296,7 +295,8 @@ void check_every_algorithm(const Policy& p, Resource& resource, random_source& r
   const std::int64_t* last = in.end();
 
   const auto step = [&](const char* algorithm, auto&& call_and_check) {
-    INFO(algorithm);
+    const std::string name = algorithm;
+    INFO(name);
     const int before = resource.allocations;
     call_and_check();
     PSCAN_CUDA_CHECK(cudaStreamSynchronize(conformance::test_stream()));
@@ -580,17 +580,12 @@ TEST_CASE_TEMPLATE("release_device_pool and limit_device_pool", F, CUDA_FIXTURES
   CHECK(pool_reserved() == 0);
 
   // Limited to nothing: temporaries go back to the system when the stream is synchronised. Only
-  // the tile-state buffer that cuda_chained keeps for the stream (in use, not idle) may stay.
+  // the scratch buffers kept for the stream (in use, not idle) may stay, and they do not grow.
   pscan::limit_device_pool(0);
   run_calls(p, random);
   const std::size_t kept = pool_reserved();
   run_calls(p, random);
   CHECK(pool_reserved() <= kept);
-#if PSCAN_TEST_CUDA_MULTIPASS
-  if constexpr (std::is_same_v<std::decay_t<decltype(p)>, multipass_policy>) {
-    CHECK(kept == 0);
-  }
-#endif
   pscan::release_device_pool();
   CHECK(pool_reserved() == 0);
 
