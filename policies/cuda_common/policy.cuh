@@ -96,17 +96,10 @@ class resource_handle {
   // The alignment every allocation has (1: none promised, a device_resource).
   constexpr std::size_t alignment() const noexcept { return alignment_; }
 
-  constexpr explicit operator bool() const noexcept { return object_ != nullptr; }
   friend constexpr bool operator==(const resource_handle& h, std::nullptr_t) noexcept {
     return h.object_ == nullptr;
   }
-  friend constexpr bool operator==(std::nullptr_t, const resource_handle& h) noexcept {
-    return h.object_ == nullptr;
-  }
   friend constexpr bool operator!=(const resource_handle& h, std::nullptr_t) noexcept {
-    return h.object_ != nullptr;
-  }
-  friend constexpr bool operator!=(std::nullptr_t, const resource_handle& h) noexcept {
     return h.object_ != nullptr;
   }
 

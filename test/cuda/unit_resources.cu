@@ -8,6 +8,8 @@
 //    replays, with and without a resource;
 //  - release_device_pool() and limit_device_pool(bytes) on the pool's reserved memory.
 
+#include "conformance/reference.hpp"
+#include "conformance/segments.hpp"
 #include "device_fixture.cuh"
 #include "graph_capture.cuh"
 
@@ -186,80 +188,19 @@ std::vector<std::int64_t> random_offsets(random_source& random, std::int64_t n) 
   return offsets;
 }
 
-// Where each position's segment starts.
-std::vector<char> heads_of_flags(const std::vector<std::uint8_t>& flags) {
-  std::vector<char> heads(flags.size());
-  for (std::size_t i = 0; i < flags.size(); ++i) heads[i] = i == 0 || flags[i] != 0;
-  return heads;
-}
-std::vector<char> heads_of_keys(const std::vector<std::int32_t>& keys) {
-  std::vector<char> heads(keys.size());
-  for (std::size_t i = 0; i < keys.size(); ++i) heads[i] = i == 0 || keys[i] != keys[i - 1];
-  return heads;
-}
-std::vector<char> heads_of_offsets(const std::vector<std::int64_t>& offsets, std::size_t n) {
-  std::vector<char> heads(n, 0);
-  for (const std::int64_t at : offsets) {
-    if (at < static_cast<std::int64_t>(n)) heads[static_cast<std::size_t>(at)] = 1;
-  }
-  return heads;
-}
-
-// The segmented scan of `in` (segments starting where heads[i]); exclusive ones restart at init.
-std::vector<std::int64_t> host_scan(const std::vector<std::int64_t>& in,
-                                    const std::vector<char>& heads, bool exclusive) {
-  std::vector<std::int64_t> out(in.size());
-  std::int64_t acc = exclusive ? init : 0;
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    if (exclusive) {
-      if (heads[i]) acc = init;
-      out[i] = acc;
-      acc += in[i];
-    } else {
-      acc = heads[i] ? in[i] : acc + in[i];
-      out[i] = acc;
-    }
-  }
-  return out;
-}
-std::vector<std::int64_t> host_inclusive_scan(const std::vector<std::int64_t>& in) {
-  return host_scan(in, std::vector<char>(in.size(), 0), false);
-}
-
-std::vector<std::int64_t> host_segmented_reduce(const std::vector<std::int64_t>& in,
-                                                const std::vector<std::int64_t>& offsets) {
-  std::vector<std::int64_t> out;
-  for (std::size_t s = 0; s + 1 < offsets.size(); ++s) {
-    std::int64_t acc = init;
-    for (std::int64_t i = offsets[s]; i < offsets[s + 1]; ++i) acc += in[std::size_t(i)];
-    out.push_back(acc);
-  }
-  return out;
-}
-
-std::int64_t host_reduce(const std::vector<std::int64_t>& in) {
-  std::int64_t acc = init;
-  for (const std::int64_t x : in) acc += x;
-  return acc;
-}
-
-struct host_runs {
-  std::vector<std::int32_t> keys;
-  std::vector<std::int64_t> sums;
-};
-host_runs host_reduce_by_key(const std::vector<std::int32_t>& keys,
-                             const std::vector<std::int64_t>& values) {
-  host_runs runs;
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    if (i == 0 || keys[i] != keys[i - 1]) {
-      runs.keys.push_back(keys[i]);
-      runs.sums.push_back(values[i]);
-    } else {
-      runs.sums.back() += values[i];
-    }
-  }
-  return runs;
-}
+// The expected results come from the conformance suite's plain loops (conformance/reference.hpp).
+using conformance::expected_exclusive_scan;
+using conformance::expected_inclusive_scan;
+using conformance::expected_reduce;
+using conformance::expected_runs;
+using conformance::expected_scan_by_offsets;
+using conformance::expected_segmented_exclusive_scan;
+using conformance::expected_segmented_inclusive_scan;
+using conformance::expected_segmented_reduce;
+using conformance::heads_from_flags;
+using conformance::heads_from_keys;
+constexpr pscan::plus<> add{};
+constexpr pscan::equal_to<> same{};
 
 template <class T>
 std::vector<T> leading(const device_buffer<T>& buffer, std::size_t count) {
@@ -314,67 +255,67 @@ void check_every_algorithm(const Policy& p, Resource& resource, random_source& r
 
   step("inclusive_scan", [&] {
     pscan::inclusive_scan(p, first, last, out.begin());
-    check_equal(host_inclusive_scan(values), device_memory::download(out));
+    check_equal(expected_inclusive_scan(values, add), device_memory::download(out));
   });
   step("exclusive_scan", [&] {
     pscan::exclusive_scan(p, first, last, out.begin(), init);
-    check_equal(host_scan(values, std::vector<char>(n_items, 0), true),
+    check_equal(expected_exclusive_scan(values, init, add),
                 device_memory::download(out));
   });
-  step("reduce", [&] { CHECK(pscan::reduce(p, first, last, init) == host_reduce(values)); });
+  step("reduce", [&] { CHECK(pscan::reduce(p, first, last, init) == expected_reduce(values, init, add)); });
   step("reduce_into", [&] {
     pscan::reduce_into(p, first, last, result.begin(), init);
-    CHECK(device_memory::download(result)[0] == host_reduce(values));
+    CHECK(device_memory::download(result)[0] == expected_reduce(values, init, add));
   });
   step("transform_inclusive_scan", [&] {
     pscan::transform_inclusive_scan(p, first, last, out.begin(), pscan::plus<>{},
                                     three_x_plus_one{});
     std::vector<std::int64_t> transformed(n_items);
     for (std::size_t i = 0; i < n_items; ++i) transformed[i] = three_x_plus_one{}(values[i]);
-    check_equal(host_inclusive_scan(transformed), device_memory::download(out));
+    check_equal(expected_inclusive_scan(transformed, add), device_memory::download(out));
   });
   step("segmented_inclusive_scan", [&] {
     pscan::segmented_inclusive_scan(p, first, last, flags_d.begin(), out.begin());
-    check_equal(host_scan(values, heads_of_flags(flags), false), device_memory::download(out));
+    check_equal(expected_segmented_inclusive_scan(values, heads_from_flags(flags), add), device_memory::download(out));
   });
   step("inclusive_scan_by_key", [&] {
     pscan::inclusive_scan_by_key(p, keys_d.begin(), keys_d.end(), first, out.begin());
-    check_equal(host_scan(values, heads_of_keys(keys), false), device_memory::download(out));
+    check_equal(expected_segmented_inclusive_scan(values, heads_from_keys(keys, same), add), device_memory::download(out));
   });
   step("exclusive_scan_by_key", [&] {
     pscan::exclusive_scan_by_key(p, keys_d.begin(), keys_d.end(), first, out.begin(), init);
-    check_equal(host_scan(values, heads_of_keys(keys), true), device_memory::download(out));
+    check_equal(expected_segmented_exclusive_scan(values, heads_from_keys(keys, same), init, add), device_memory::download(out));
   });
   step("inclusive_scan_by_offsets", [&] {
     pscan::inclusive_scan_by_offsets(p, first, offsets_d.begin(), offsets_d.end(), out.begin());
-    check_equal(host_scan(values, heads_of_offsets(offsets, n_items), false),
+    check_equal(expected_scan_by_offsets<false>(values, offsets, std::vector<std::int64_t>(n_items), init, add),
                 device_memory::download(out));
   });
   step("exclusive_scan_by_offsets", [&] {
     pscan::exclusive_scan_by_offsets(p, first, offsets_d.begin(), offsets_d.end(), out.begin(),
                                      init);
-    check_equal(host_scan(values, heads_of_offsets(offsets, n_items), true),
+    check_equal(expected_scan_by_offsets<true>(values, offsets, std::vector<std::int64_t>(n_items), init, add),
                 device_memory::download(out));
   });
   step("segmented_reduce", [&] {
     pscan::segmented_reduce(p, first, offsets_d.begin(), offsets_d.end(), sums.begin(), init);
-    check_equal(host_segmented_reduce(values, offsets), device_memory::download(sums));
+    check_equal(expected_segmented_reduce(values, offsets, init, add), device_memory::download(sums));
   });
-  const host_runs runs = host_reduce_by_key(keys, values);
+  const auto runs = expected_runs(keys, values, add, same);  // (keys, sums)
   step("reduce_by_key", [&] {
     const auto ends = pscan::reduce_by_key(p, keys_d.begin(), keys_d.end(), first,
                                            run_keys.begin(), out.begin());
-    REQUIRE(ends.first - run_keys.begin() == static_cast<std::ptrdiff_t>(runs.keys.size()));
-    REQUIRE(ends.second - out.begin() == static_cast<std::ptrdiff_t>(runs.sums.size()));
-    check_equal(runs.keys, leading(run_keys, runs.keys.size()));
-    check_equal(runs.sums, leading(out, runs.sums.size()));
+    REQUIRE(ends.first - run_keys.begin() == static_cast<std::ptrdiff_t>(runs.first.size()));
+    REQUIRE(ends.second - out.begin() == static_cast<std::ptrdiff_t>(runs.second.size()));
+    check_equal(runs.first, leading(run_keys, runs.first.size()));
+    check_equal(runs.second, leading(out, runs.second.size()));
   });
   step("reduce_by_key_into", [&] {
     pscan::reduce_by_key_into(p, keys_d.begin(), keys_d.end(), first, run_keys.begin(),
                               out.begin(), run_count.begin());
-    REQUIRE(device_memory::download(run_count)[0] == static_cast<std::int64_t>(runs.keys.size()));
-    check_equal(runs.keys, leading(run_keys, runs.keys.size()));
-    check_equal(runs.sums, leading(out, runs.sums.size()));
+    REQUIRE(device_memory::download(run_count)[0] == static_cast<std::int64_t>(runs.first.size()));
+    check_equal(runs.first, leading(run_keys, runs.first.size()));
+    check_equal(runs.second, leading(out, runs.second.size()));
   });
   CHECK(resource.live.empty());
 }
@@ -475,11 +416,11 @@ void upload(const graph_case& c, const graph_input& input, cudaStream_t stream) 
 void check_outputs(const graph_case& c, const graph_input& input, cudaStream_t stream) {
   using conformance::check_equal;
   const auto n = static_cast<std::size_t>(c.n);
-  check_equal(host_inclusive_scan(input.values), copy_to_host(c.scanned.begin(), n, stream));
-  CHECK(copy_to_host(c.total.begin(), 1, stream)[0] == host_reduce(input.values));
-  check_equal(host_segmented_reduce(input.values, input.offsets),
+  check_equal(expected_inclusive_scan(input.values, add), copy_to_host(c.scanned.begin(), n, stream));
+  CHECK(copy_to_host(c.total.begin(), 1, stream)[0] == expected_reduce(input.values, init, add));
+  check_equal(expected_segmented_reduce(input.values, input.offsets, init, add),
               copy_to_host(c.sums.begin(), c.segments, stream));
-  check_equal(host_scan(input.values, heads_of_keys(input.keys), false),
+  check_equal(expected_segmented_inclusive_scan(input.values, heads_from_keys(input.keys, same), add),
               copy_to_host(c.by_key.begin(), n, stream));
 }
 
@@ -557,10 +498,10 @@ void run_calls(const Policy& p, random_source& random) {
   auto offsets_d = device_memory::upload(offsets);
   device_buffer<std::int64_t> out(values.size()), sums(offsets.size() - 1);
   pscan::inclusive_scan(p, in.begin(), in.end(), out.begin());
-  check_equal(host_inclusive_scan(values), device_memory::download(out));
+  check_equal(expected_inclusive_scan(values, add), device_memory::download(out));
   pscan::segmented_reduce(p, in.begin(), offsets_d.begin(), offsets_d.end(), sums.begin(), init);
-  check_equal(host_segmented_reduce(values, offsets), device_memory::download(sums));
-  CHECK(pscan::reduce(p, in.begin(), in.end(), init) == host_reduce(values));
+  check_equal(expected_segmented_reduce(values, offsets, init, add), device_memory::download(sums));
+  CHECK(pscan::reduce(p, in.begin(), in.end(), init) == expected_reduce(values, init, add));
   PSCAN_CUDA_CHECK(cudaStreamSynchronize(conformance::test_stream()));
 }
 
