@@ -6,7 +6,8 @@
 // first, and publishes the value into the call's sink (cuda_common/device_result.cuh): host
 // memory for reduce (cuda_common::host_result: no copy, no stream sync), *result on the device for
 // reduce_into (no host wait at all, so it can be captured into a graph). The grid is eight waves
-// of blocks (cuda_common::share_blocks).
+// of blocks (cuda_common::share_blocks); an input of a few block steps goes to one block of
+// cuda_common's single-block kernel instead.
 
 #include <cuda_chained/policy.cuh>
 #include <cuda_chained/tile_state.cuh>
@@ -15,6 +16,7 @@
 #include <cuda_common/check.cuh>
 #include <cuda_common/runtime/call_scratch.cuh>
 #include <cuda_common/launch.cuh>
+#include <cuda_common/single_block_reduce.cuh>
 #include <cuda_common/target.cuh>
 #include <cuda_common/block/block_range_reduce.cuh>
 #include <cuda_common/utility.cuh>
@@ -22,7 +24,6 @@
 #include <pscan/future_value.hpp>
 
 #include <cstdint>
-#include <optional>
 
 namespace pscan::cuda_chained_backend {
 namespace impl {
@@ -36,24 +37,20 @@ __global__ void __launch_bounds__(tuning<A, Build::target>::reduce_threads)
     using range = cuda_common::block_range_reduce<A, cfg::reduce_threads, cfg::reduce_items>;
     __shared__ typename range::storage storage;
     __shared__ bool is_last;
-    bool has_total;  // true: the host launches at most one block per warp segment
-    // This block's share; when it is alone, the whole input.
-    A all = range::reduce_block_share(first, n, op, storage, has_total);
-    if (gridDim.x > 1) {
-      if (threadIdx.x == 0) {
-        partials[blockIdx.x] = all;
-        __threadfence();  // release the partial before counting this block done
-        is_last = atomicAdd(&counters->done, 1u) == gridDim.x - 1;
-        if (is_last) {
-          atomicExch(&counters->done, 0u);
-          __threadfence();  // acquire: every partial is visible from here on
-        }
+    bool has_total;  // true: the host launches at most one block per block step
+    const A share = range::reduce_block_share(first, n, op, storage, has_total);
+    if (threadIdx.x == 0) {
+      partials[blockIdx.x] = share;
+      __threadfence();  // release the partial before counting this block done
+      is_last = atomicAdd(&counters->done, 1u) == gridDim.x - 1;
+      if (is_last) {
+        atomicExch(&counters->done, 0u);
+        __threadfence();  // acquire: every partial is visible from here on
       }
-      __syncthreads();  // also ends every thread's use of `storage` by the first reduction
-      if (!is_last) return;
-      all = range::reduce(partials, gridDim.x, op, storage, has_total);
     }
-    // One call site of publish: a second one costs registers (spills for 16-byte types).
+    __syncthreads();  // also ends every thread's use of `storage` by the first reduction
+    if (!is_last) return;
+    const A all = range::reduce(partials, static_cast<int>(gridDim.x), op, storage, has_total);
     if (threadIdx.x == 0) result.publish(static_cast<A>(op(static_cast<const A&>(init), all)));
   } else {
     __trap();
@@ -81,15 +78,18 @@ auto kernels<cuda_chained_backend::policy>::reduce(const cuda_chained_backend::p
   const auto kernel = &impl::reduce_kernel<Build, A, InIt, Op, sink_type, Init>;
   const std::int64_t blocks =
       cuda_common::share_blocks<range>(reinterpret_cast<const void*>(kernel), n);
-  // The counters, then the partials; a lone block uses neither (a small call skips the lease).
-  std::optional<cuda_common::call_scratch> scratch;
-  if (blocks > 1) {
-    scratch.emplace(p, tile_counters_bytes + sizeof(A) * blocks, cuda_common::untagged_layout);
+  if (blocks == 1) {  // a small call: no scratch, no lease
+    const sink_type sink = make_sink();
+    cuda_common::single_block_reduce<Build, range>(p.stream, first, n, init, op, sink);
+    return sink;
   }
+  // The counters, then the partials.
+  const cuda_common::call_scratch scratch(p, tile_counters_bytes + sizeof(A) * blocks,
+                                          cuda_common::untagged_layout);
   const sink_type sink = make_sink();
   kernel<<<static_cast<unsigned int>(blocks), cfg::reduce_threads, 0, p.stream>>>(
-      first, n, init, op, scratch ? static_cast<tile_counters*>(scratch->data()) : nullptr,
-      scratch ? scratch->entries<A>() : nullptr, sink);
+      first, n, init, op, static_cast<tile_counters*>(scratch.data()), scratch.entries<A>(),
+      sink);
   PSCAN_CUDA_CHECK_LAUNCH();
   return sink;
 }

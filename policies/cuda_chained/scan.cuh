@@ -16,6 +16,7 @@
 #include <cuda_chained/tuning.cuh>
 
 #include <cuda_common/check.cuh>
+#include <cuda_common/grouping.cuh>
 #include <cuda_common/runtime/call_scratch.cuh>
 #include <cuda_common/runtime/device_info.cuh>
 #include <cuda_common/target.cuh>
@@ -26,35 +27,11 @@
 #include <pscan/future_value.hpp>
 
 #include <cstdint>
-#include <functional>
 #include <iterator>
 #include <string>
-#include <type_traits>
 
 namespace pscan::cuda_chained_backend {
 namespace impl {
-
-template <class Op, class... Ops>
-inline constexpr bool is_one_of_v = (std::is_same_v<Op, Ops> || ...);
-
-// Integer +, *, min, max and bitwise operators give the same bits however the combinations are
-// grouped (wrapping arithmetic is exactly associative), so the decoupled look-back is already
-// deterministic for them and .deterministic() keeps it.
-template <class A, class Op>
-inline constexpr bool grouping_free_v =
-    std::is_integral_v<A> &&
-    is_one_of_v<Op, pscan::plus<>, pscan::plus<A>, pscan::minimum<>, pscan::minimum<A>,
-                pscan::maximum<>, pscan::maximum<A>, std::plus<>, std::plus<A>, std::multiplies<>,
-                std::multiplies<A>, std::bit_and<>, std::bit_and<A>, std::bit_or<>,
-                std::bit_or<A>, std::bit_xor<>, std::bit_xor<A>>;
-// The lifted operator of a segmented scan, and reduce_by_key's, group as freely as the operator
-// they lift (run counts add exactly).
-template <class T, class Op>
-inline constexpr bool grouping_free_v<pscan::detail::flagged<T>, pscan::detail::lifted_op<Op>> =
-    grouping_free_v<T, Op>;
-template <class T, class Op>
-inline constexpr bool grouping_free_v<pscan::detail::counted<T>, pscan::detail::counted_op<Op>> =
-    grouping_free_v<T, Op>;
 
 // The chained kernel over tiles of ITEMS items per thread.
 template <class Build, int ITEMS, bool Exclusive, bool HasInit, class Init, class InIt,
@@ -69,7 +46,7 @@ void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const 
   if (static_cast<std::uint64_t>(tiles) >= tree_max_tiles) {
     throw invalid_argument("pscan::cuda_chained: " + std::to_string(n) + " elements is too many");
   }
-  constexpr bool may_need_tree = !grouping_free_v<A, Op>;
+  constexpr bool may_need_tree = !cuda_common::grouping_free_v<A, Op>;
   const bool tree = may_need_tree && p.is_deterministic;
   const std::uint64_t entries = tree ? tree_entries(tiles) : tiles;
   cuda_common::call_scratch scratch(p, tile_state<A>::buffer_bytes(entries), tile_state<A>::layout);

@@ -7,7 +7,8 @@
 // totals are combined in order. Pass 2: one block combines the block totals in block order, init
 // first, and publishes the result into the call's sink (cuda_common/device_result.cuh): host
 // memory for reduce (cuda_common::host_result), *result on the device for reduce_into (no host
-// wait). When one block suffices, it reduces the input directly.
+// wait); that pass is cuda_common's single-block kernel, which also reduces an input of a few
+// block steps directly.
 
 #include <cuda_multipass/policy.cuh>
 #include <cuda_multipass/tuning.cuh>
@@ -15,6 +16,7 @@
 #include <cuda_common/check.cuh>
 #include <cuda_common/launch.cuh>
 #include <cuda_common/runtime/call_scratch.cuh>
+#include <cuda_common/single_block_reduce.cuh>
 #include <cuda_common/target.cuh>
 #include <cuda_common/block/block_range_reduce.cuh>
 
@@ -25,29 +27,17 @@
 namespace pscan::cuda_multipass_backend {
 namespace impl {
 
-// A block's total: to the partials in pass 1; a single block's, after init, is the result,
-// published into the sink.
-template <class A, class Init, class Op>
-__device__ __forceinline__ void store_total(A* partials, const A& total, const Init&, Op) {
-  partials[blockIdx.x] = total;
-}
-template <class Sink, class A, class Init, class Op>
-__device__ __forceinline__ void store_total(const Sink& result, const A& total, const Init& init,
-                                            Op op) {
-  result.publish(static_cast<A>(op(static_cast<const A&>(init), total)));
-}
-
-// The reduction of the block's share of first[0..n), stored through `out` (see store_total).
-template <class Build, class A, class InIt, class Op, class Out, class Init>
+// Pass 1: the reduction of the block's share of first[0..n), to partials[blockIdx.x].
+template <class Build, class A, class InIt, class Op>
 __global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
-    reduce_kernel(InIt first, std::int64_t n, Out out, Init init, Op op) {
+    reduce_kernel(InIt first, std::int64_t n, A* partials, Op op) {
   if constexpr (cuda_common::compiling<Build>) {
     using cfg = tuning<A, Build::target>;
     using range = cuda_common::block_range_reduce<A, cfg::block_threads, cfg::items>;
     __shared__ typename range::storage storage;
-    bool has_total;  // true: the host launches at most one block per warp segment
+    bool has_total;  // true: the host launches at most one block per block step
     const A total = range::reduce_block_share(first, n, op, storage, has_total);
-    if (threadIdx.x == 0) store_total(out, total, init, op);
+    if (threadIdx.x == 0) partials[blockIdx.x] = total;
   } else {
     __trap();
   }
@@ -71,13 +61,11 @@ auto kernels<cuda_multipass_backend::policy>::reduce(const cuda_multipass_backen
   using cfg = tuning<A, Build::target>;
   using range = cuda_common::block_range_reduce<A, cfg::block_threads, cfg::items>;
   const std::int64_t blocks = cuda_common::share_blocks<range>(
-      reinterpret_cast<const void*>(&impl::reduce_kernel<Build, A, InIt, Op, A*, Init>), n);
+      reinterpret_cast<const void*>(&impl::reduce_kernel<Build, A, InIt, Op>), n);
   // One block reduces `count` values from `in`, init first, into the sink.
   const auto finish = [&](auto in, std::int64_t count) {
     const auto sink = make_sink();
-    impl::reduce_kernel<Build, A>
-        <<<1, cfg::block_threads, 0, p.stream>>>(in, count, sink, init, op);
-    PSCAN_CUDA_CHECK_LAUNCH();
+    cuda_common::single_block_reduce<Build, range>(p.stream, in, count, init, op, sink);
     return sink;
   };
   if (blocks == 1) return finish(first, n);
@@ -86,8 +74,7 @@ auto kernels<cuda_multipass_backend::policy>::reduce(const cuda_multipass_backen
       cuda_common::untagged_layout);
   A* const partials = scratch.entries<A>();
   impl::reduce_kernel<Build, A>
-      <<<static_cast<unsigned>(blocks), cfg::block_threads, 0, p.stream>>>(
-          first, n, partials, init, op);
+      <<<static_cast<unsigned>(blocks), cfg::block_threads, 0, p.stream>>>(first, n, partials, op);
   PSCAN_CUDA_CHECK_LAUNCH();
   return finish(partials, blocks);
 }

@@ -61,8 +61,9 @@ __global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
     const std::int64_t offset = tile * cfg::tile_items;
     if (offset >= n) return;
     bool has_total;
-    const A total = range::reduce(first + offset, min(n - offset, std::int64_t{cfg::tile_items}),
-                                  op, storage, has_total);
+    const A total = range::reduce(
+        first + offset, static_cast<int>(min(n - offset, std::int64_t{cfg::tile_items})), op,
+        storage, has_total);
     if (threadIdx.x == 0) totals[tile] = total;
   } else {
     __trap();

@@ -191,7 +191,7 @@ TEST_CASE_TEMPLATE("cluster kernel over 2-16 tiles of either size", half, std::t
 
 // Where .deterministic() keeps the decoupled look-back: only where no grouping changes the bits.
 TEST_CASE("the tree is skipped only for operators whose grouping cannot change the bits") {
-  using pscan::cuda_chained_backend::impl::grouping_free_v;
+  using pscan::cuda_common::grouping_free_v;
   CHECK(grouping_free_v<std::int32_t, pscan::plus<>>);
   CHECK(grouping_free_v<std::int64_t, pscan::maximum<std::int64_t>>);
   CHECK(grouping_free_v<std::uint64_t, std::bit_xor<>>);

@@ -5,6 +5,7 @@
 #include "device_fixture.cuh"
 #include "unit_support.cuh"
 
+#include <cuda_common/launch.cuh>
 #include <cuda_multipass/tuning.cuh>
 #include <pscan/pscan.hpp>
 
@@ -98,9 +99,11 @@ TEST_CASE_TEMPLATE("cuda_multipass scans and reduce across recursion levels", T,
 TEST_CASE("cuda_multipass takes temporaries from the policy's resource") {
   counting_resource resource;
   const auto policy = pscan::cuda_multipass.on(conformance::test_stream()).with(resource);
-  // Three levels' worth on any target: the tiles are the same on all of them.
+  // Several tiles on any target (the tiles are the same on all of them), more than the
+  // single-block reduce takes, so that the scan and the reduce both need temporaries.
   const long long n =
-      3 * pscan::cuda_multipass_backend::tuning<span8,
+      (pscan::cuda_common::single_block_steps + 1) *
+          pscan::cuda_multipass_backend::tuning<span8,
                                                 pscan::cuda_common::target::sm90>::tile_items +
       5;
   auto in = conformance::device_memory::upload(inputs<span8>(n));

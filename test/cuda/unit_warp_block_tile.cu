@@ -1,11 +1,13 @@
 // cuda_common's warp, block, thread and tile pieces against host loops, with a non-commutative
 // operator that detects any value combined out of order, twice or not at all (intervals that only
-// join when adjacent), on 4-, 8-, 12- and 16-byte types, full and partial.
+// join when adjacent), on 4-, 8-, 12- and 16-byte types, full and partial; and the order-free warp
+// reduction of grouping-free integer operators against a host fold.
 
 #include "device_fixture.cuh"
 #include "unit_support.cuh"
 
 #include <cuda_common/block/block_scan.cuh>
+#include <cuda_common/grouping.cuh>
 #include <cuda_common/thread/thread_scan.cuh>
 #include <cuda_common/tile/tile_io.cuh>
 #include <cuda_common/block/block_range_reduce.cuh>
@@ -14,6 +16,9 @@
 #include <pscan/detail/index_iterator.hpp>
 
 #include <cstdint>
+#include <functional>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -48,10 +53,11 @@ __global__ void warp_kernel(T* scan, T* reduce, T* scan_part, T* reduce_part) {
   reduce_part[t] = cu::warp_reduce(x, join{}, cu::warp_id() + 1);
 }
 
+// Bounded like every pscan kernel, so that the compiler keeps 1024 threads' registers in budget.
 template <class T, int B>
-__global__ void block_kernel(int valid, unsigned warp_mask, T* inclusive, T* exclusive,
-                             int* has_prefix, T* totals, T* reduced, T* warp_totals,
-                             int* has_total) {
+__global__ void __launch_bounds__(B)
+    block_kernel(int valid, unsigned warp_mask, T* inclusive, T* exclusive, int* has_prefix,
+                 T* totals, T* reduced, T* warp_totals, int* has_total) {
   __shared__ typename cu::block_scan<T, B>::storage scan_storage;
   __shared__ typename cu::block_reduce<T, B>::storage reduce_storage;
   const int t = threadIdx.x;
@@ -110,7 +116,55 @@ __global__ void range_kernel(InIt in, long long count, T* result, int* has) {
   if (threadIdx.x == 0) { *result = total; *has = has_total; }
 }
 
+// Every lane gets the total of the 32 lanes' values.
+template <class T, class Op>
+__global__ void any_order_kernel(const T* values, T* totals, Op op) {
+  totals[threadIdx.x] = cu::warp_reduce_any_order(values[threadIdx.x], op);
+}
+
+// Random values of either sign where T has one, small enough that 32 of them add up without
+// overflow; the host folds them in order.
+template <class T, class Op>
+void check_any_order(Op op) {
+  CAPTURE(sizeof(T));
+  CAPTURE(static_cast<int>(cu::redux_kind_v<T, Op>));
+  conformance::random_source random(conformance::fresh_seed());
+  const std::int64_t limit = static_cast<std::int64_t>(std::numeric_limits<T>::max() / 64) + 1;
+  std::vector<T> values(32);
+  for (T& v : values) v = static_cast<T>(random.between(std::is_signed_v<T> ? -limit : 0, limit));
+  T want = values[0];
+  for (int i = 1; i < 32; ++i) want = static_cast<T>(op(want, values[i]));
+  const auto in = conformance::device_memory::upload(values);
+  device_buffer<T> totals(32);
+  any_order_kernel<<<1, 32, 0, conformance::test_stream()>>>(in.begin(), totals.begin(), op);
+  finish();
+  for (const T& total : download(totals)) CHECK(total == want);
+}
+
 }  // namespace
+
+TEST_CASE("warp_reduce_any_order: every grouping-free operator, redux.sync or butterfly") {
+  CHECK(cu::redux_kind_v<std::int32_t, pscan::plus<>> == cu::redux_kind::add);
+  CHECK(cu::redux_kind_v<std::uint32_t, pscan::minimum<>> == cu::redux_kind::min);
+  CHECK(cu::redux_kind_v<std::int64_t, pscan::plus<>> == cu::redux_kind::none);
+  CHECK(cu::redux_kind_v<float, pscan::plus<>> == cu::redux_kind::none);
+  check_any_order<std::int32_t>(pscan::plus<>{});
+  check_any_order<std::uint32_t>(pscan::plus<std::uint32_t>{});
+  check_any_order<std::int32_t>(pscan::minimum<>{});
+  check_any_order<std::int32_t>(pscan::maximum<std::int32_t>{});
+  check_any_order<std::uint32_t>(pscan::minimum<>{});
+  check_any_order<std::uint32_t>(pscan::maximum<>{});
+  check_any_order<std::int64_t>(pscan::plus<>{});
+  check_any_order<std::int64_t>(pscan::minimum<>{});
+  check_any_order<std::uint64_t>(pscan::maximum<>{});
+  check_any_order<std::int16_t>(pscan::maximum<>{});
+  check_any_order<std::int8_t>(pscan::plus<>{});
+  // std's bitwise function objects are host-only (constexpr, not __device__): redux.sync never
+  // calls them, so they reduce on the device all the same.
+  check_any_order<std::int32_t>(std::bit_and<>{});
+  check_any_order<std::uint32_t>(std::bit_or<std::uint32_t>{});
+  check_any_order<std::int32_t>(std::bit_xor<>{});
+}
 
 #define SPAN_TYPES span4, span8, span12, span16
 

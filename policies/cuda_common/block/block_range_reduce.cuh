@@ -1,10 +1,12 @@
 #pragma once
 // Ordered reductions of contiguous ranges without a tile transpose: each warp reads its segments
 // warp-striped (coalesced 16-byte units), reduces each unit in its lane, then each row of 32
-// units across the lanes (warp_reduce), in order. The upsweep of the multi-pass scan runs on
+// units across the lanes (warp_reduce), in order; a grouping-free operator takes all of a lane's
+// units first, then one warp reduction (grouping.cuh). The upsweep of the multi-pass scan runs on
 // block_range_reduce, both backends' reduce on its block shares.
 
 #include <cuda_common/block/block_reduce.cuh>
+#include <cuda_common/grouping.cuh>
 #include <cuda_common/thread/thread_scan.cuh>
 #include <cuda_common/tile/tile_io.cuh>
 #include <cuda_common/utility.cuh>
@@ -24,12 +26,16 @@ __device__ __forceinline__ T warp_segment_reduce(InIt first, int valid, Op op) {
   load_warp_striped(first, valid, items);
   T total = items[0];
   if (valid == warp_threads * ITEMS) {
+    if constexpr (grouping_free_v<T, Op>) {
+      return warp_reduce_any_order(thread_reduce<ITEMS>(items, op), op);
+    } else {
 #pragma unroll
-    for (int j = 0; j < rows; ++j) {
-      const T row = warp_reduce(thread_reduce<K>(items + j * K, op), op);
-      total = j == 0 ? row : static_cast<T>(op(total, row));
+      for (int j = 0; j < rows; ++j) {
+        const T row = warp_reduce(thread_reduce<K>(items + j * K, op), op);
+        total = j == 0 ? row : static_cast<T>(op(total, row));
+      }
+      return total;
     }
-    return total;
   }
   const int lane = lane_id();
 #pragma unroll
@@ -50,6 +56,7 @@ template <class T, int BLOCK_THREADS, int ITEMS>
 struct block_range_reduce {
   using block = block_reduce<T, BLOCK_THREADS>;
   using storage = typename block::storage;
+  using value_type = T;
   static constexpr int warps = BLOCK_THREADS / warp_threads;
   static constexpr int warp_items = warp_threads * ITEMS;
   static constexpr int block_threads = BLOCK_THREADS;
@@ -57,16 +64,17 @@ struct block_range_reduce {
   // first[0] op ... op first[count-1], returned to every thread (has_total = count > 0). The
   // range is cut into segments of warp_items; warp w takes the w-th contiguous share of them,
   // so segment offsets keep the alignment of `first`. One __syncthreads.
-  template <class InIt, class Op>
-  __device__ static T reduce(InIt first, std::int64_t count, Op op, storage& s, bool& has_total) {
-    const std::int64_t segments = ceil_div<std::int64_t>(count, warp_items);
-    const std::int64_t begin = segments * warp_id() / warps;
-    const std::int64_t end = segments * (warp_id() + 1) / warps;
+  // Index: std::int64_t, or int where count fits one (fewer instructions before the first load).
+  template <class Index = std::int64_t, class InIt, class Op>
+  __device__ static T reduce(InIt first, Index count, Op op, storage& s, bool& has_total) {
+    const Index segments = ceil_div<Index>(count, warp_items);
+    const Index begin = segments * warp_id() / warps;
+    const Index end = segments * (warp_id() + 1) / warps;
     bool has = false;
     T acc;
-    for (std::int64_t seg = begin; seg < end; ++seg) {
-      const std::int64_t offset = seg * warp_items;
-      const int valid = valid_items(count, offset, warp_items);
+    for (Index seg = begin; seg < end; ++seg) {
+      const Index offset = seg * warp_items;
+      const int valid = static_cast<int>(count - offset < warp_items ? count - offset : warp_items);
       const T part = warp_segment_reduce<ITEMS, T>(first + offset, valid, op);
       acc = has ? static_cast<T>(op(acc, part)) : part;
       has = true;
@@ -80,8 +88,6 @@ struct block_range_reduce {
   template <class InIt, class Op>
   __device__ static T reduce_block_share(InIt first, std::int64_t n, Op op, storage& s,
                                          bool& has_total) {
-    // A lone block skips the 64-bit divisions: on a small input they are half its instructions.
-    if (gridDim.x == 1) return reduce(first, n, op, s, has_total);
     const std::int64_t segments = ceil_div<std::int64_t>(n, warp_items);
     const std::int64_t begin = segments * blockIdx.x / gridDim.x * warp_items;
     const std::int64_t end = min(segments * (blockIdx.x + 1) / gridDim.x * warp_items, n);

@@ -30,12 +30,21 @@ struct block_reduce {
       if (has_value) s.warp_totals[warp] = warp_total;
     }
     __syncthreads();
+    // Every slot is read before any is combined, so that the loads overlap rather than wait on
+    // each flag in turn; a slot without a value is read, never combined.
+    T totals[warps];
+    bool has[warps];
+#pragma unroll
+    for (int w = 0; w < warps; ++w) {
+      has[w] = s.warp_has_total[w];
+      totals[w] = s.warp_totals[w];
+    }
     T total = warp_total;
     has_total = false;
 #pragma unroll
     for (int w = 0; w < warps; ++w) {
-      if (s.warp_has_total[w]) {
-        total = has_total ? static_cast<T>(op(total, s.warp_totals[w])) : s.warp_totals[w];
+      if (has[w]) {
+        total = has_total ? static_cast<T>(op(total, totals[w])) : totals[w];
         has_total = true;
       }
     }

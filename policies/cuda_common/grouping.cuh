@@ -1,0 +1,98 @@
+#pragma once
+// Operators whose combinations give the same bits however they are grouped and ordered: integer
+// +, *, min, max and the bitwise operators (wrapping arithmetic is exactly associative, and all
+// of them commute). For these the decoupled look-back is deterministic as it is, and a reduction
+// may combine a thread's items before the lanes' (one warp reduction a segment, not one a row).
+
+#include <cuda_common/utility.cuh>
+#include <cuda_common/warp/warp_scan.cuh>
+
+#include <pscan/detail/runs.hpp>
+#include <pscan/detail/segmented_generic.hpp>
+#include <pscan/functional.hpp>
+
+#include <functional>
+#include <type_traits>
+
+namespace pscan::cuda_common {
+
+template <class Op, class... Ops>
+inline constexpr bool is_one_of_v = (std::is_same_v<Op, Ops> || ...);
+
+template <class A, class Op>
+inline constexpr bool grouping_free_v =
+    std::is_integral_v<A> &&
+    is_one_of_v<Op, pscan::plus<>, pscan::plus<A>, pscan::minimum<>, pscan::minimum<A>,
+                pscan::maximum<>, pscan::maximum<A>, std::plus<>, std::plus<A>, std::multiplies<>,
+                std::multiplies<A>, std::bit_and<>, std::bit_and<A>, std::bit_or<>,
+                std::bit_or<A>, std::bit_xor<>, std::bit_xor<A>>;
+// The lifted operator of a segmented scan, and reduce_by_key's, group as freely as the operator
+// they lift (run counts add exactly).
+template <class T, class Op>
+inline constexpr bool grouping_free_v<pscan::detail::flagged<T>, pscan::detail::lifted_op<Op>> =
+    grouping_free_v<T, Op>;
+template <class T, class Op>
+inline constexpr bool grouping_free_v<pscan::detail::counted<T>, pscan::detail::counted_op<Op>> =
+    grouping_free_v<T, Op>;
+
+// The operation of a 32-bit integer redux.sync (sm_80 on) that a grouping-free operator is, if any.
+enum class redux_kind { none, add, min, max, bit_and, bit_or, bit_xor };
+
+template <class T, class Op>
+inline constexpr redux_kind redux_kind_v =
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+    redux_kind::none;
+#else
+    !grouping_free_v<T, Op> || sizeof(T) != 4                                   ? redux_kind::none
+    : is_one_of_v<Op, pscan::plus<>, pscan::plus<T>, std::plus<>, std::plus<T>> ? redux_kind::add
+    : is_one_of_v<Op, pscan::minimum<>, pscan::minimum<T>>                      ? redux_kind::min
+    : is_one_of_v<Op, pscan::maximum<>, pscan::maximum<T>>                      ? redux_kind::max
+    : is_one_of_v<Op, std::bit_and<>, std::bit_and<T>> ? redux_kind::bit_and
+    : is_one_of_v<Op, std::bit_or<>, std::bit_or<T>>   ? redux_kind::bit_or
+    : is_one_of_v<Op, std::bit_xor<>, std::bit_xor<T>> ? redux_kind::bit_xor
+                                                       : redux_kind::none;
+#endif
+
+namespace detail {
+
+template <redux_kind Kind, class T>
+__device__ __forceinline__ T warp_redux(T x) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+  using word = std::conditional_t<std::is_signed_v<T>, int, unsigned>;  // min and max compare
+  if constexpr (Kind == redux_kind::add) {
+    return static_cast<T>(__reduce_add_sync(full_warp_mask, static_cast<unsigned>(x)));
+  } else if constexpr (Kind == redux_kind::min) {
+    return static_cast<T>(__reduce_min_sync(full_warp_mask, static_cast<word>(x)));
+  } else if constexpr (Kind == redux_kind::max) {
+    return static_cast<T>(__reduce_max_sync(full_warp_mask, static_cast<word>(x)));
+  } else if constexpr (Kind == redux_kind::bit_and) {
+    return static_cast<T>(__reduce_and_sync(full_warp_mask, static_cast<unsigned>(x)));
+  } else if constexpr (Kind == redux_kind::bit_or) {
+    return static_cast<T>(__reduce_or_sync(full_warp_mask, static_cast<unsigned>(x)));
+  } else {
+    return static_cast<T>(__reduce_xor_sync(full_warp_mask, static_cast<unsigned>(x)));
+  }
+#else
+  return x;  // never called: redux_kind_v is none before sm_80
+#endif
+}
+
+}  // namespace detail
+
+// Total of the 32 lanes for a grouping-free operator, in the cheapest order: one redux.sync where
+// there is one, else a butterfly without warp_reduce's order-keeping select.
+template <class T, class Op>
+__device__ __forceinline__ T warp_reduce_any_order(T x, Op op) {
+  static_assert(grouping_free_v<T, Op>, "pscan: only for operators that neither group nor order");
+  if constexpr (redux_kind_v<T, Op> != redux_kind::none) {
+    return detail::warp_redux<redux_kind_v<T, Op>>(x);
+  } else {
+#pragma unroll
+    for (int d = warp_threads / 2; d >= 1; d /= 2) {
+      x = static_cast<T>(op(x, warp_shuffle_xor(x, d)));
+    }
+    return x;
+  }
+}
+
+}  // namespace pscan::cuda_common
