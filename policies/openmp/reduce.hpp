@@ -1,13 +1,12 @@
 #pragma once
-// pscan::omp reduce and reduce_into: each thread reduces one contiguous chunk; the calling thread
-// then folds init and the chunk results in thread order, so op need not be commutative.
+// pscan::omp reduce and reduce_into: the threads reduce contiguous chunks, a few each; the calling
+// thread then folds init and the chunk results in chunk order, so op need not be commutative.
 
 #include "partials.hpp"
 #include "policy.hpp"
 
 #include <sequential/sequential.hpp>
 
-#include <omp.h>
 
 #include <cstdint>
 #include <vector>
@@ -19,6 +18,12 @@ namespace detail {
 // share before starting a team pays off.
 inline constexpr std::int64_t reduce_min_per_thread = 32768;
 
+// Contiguous chunks per thread of the team, taken by whichever thread is free (as TBB's work
+// stealing does): a core slowed by a neighbour or a farther cache slice does less of the work.
+// The chunks depend only on n and the team size, so the grouping, and the result, do not depend
+// on which thread took which.
+inline constexpr int reduce_chunks_per_thread = 4;
+
 }  // namespace detail
 
 template <class InIt, class T, class Op>
@@ -26,15 +31,17 @@ T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
   const std::int64_t n = last - first;
   const int team = detail::team_size(p, n, detail::reduce_min_per_thread);
   if (team < 2) return sequential_backend::reduce(seq, first, last, init, op);
-  std::vector<detail::padded<detail::partial<T>>> partials(static_cast<std::size_t>(team));
+  const int chunks = team * detail::reduce_chunks_per_thread;
+  std::vector<detail::padded<detail::partial<T>>> partials(static_cast<std::size_t>(chunks));
 #pragma omp parallel num_threads(team)
   {
-    const int threads = omp_get_num_threads();
-    const int t = omp_get_thread_num();
     Op thread_op = op;
-    partials[t].value = detail::reduce_range<T>(first, detail::split_point(0, n, t, threads),
-                                                detail::split_point(0, n, t + 1, threads),
-                                                thread_op);
+#pragma omp for schedule(dynamic, 1)
+    for (int c = 0; c < chunks; ++c) {
+      partials[c].value = detail::reduce_range<T>(first, detail::split_point(0, n, c, chunks),
+                                                  detail::split_point(0, n, c + 1, chunks),
+                                                  thread_op);
+    }
   }
   for (const auto& slot : partials) {
     if (slot.value.has) init = op(init, slot.value.value);
