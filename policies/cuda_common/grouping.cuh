@@ -19,13 +19,30 @@ namespace pscan::cuda_common {
 template <class Op, class... Ops>
 inline constexpr bool is_one_of_v = (std::is_same_v<Op, Ops> || ...);
 
+// Each operation's function objects over T: pscan's and the standard library's, typed and
+// transparent.
+template <class Op, class T>
+inline constexpr bool is_plus_v =
+    is_one_of_v<Op, pscan::plus<>, pscan::plus<T>, std::plus<>, std::plus<T>>;
+template <class Op, class T>
+inline constexpr bool is_min_v = is_one_of_v<Op, pscan::minimum<>, pscan::minimum<T>>;
+template <class Op, class T>
+inline constexpr bool is_max_v = is_one_of_v<Op, pscan::maximum<>, pscan::maximum<T>>;
+template <class Op, class T>
+inline constexpr bool is_multiplies_v = is_one_of_v<Op, std::multiplies<>, std::multiplies<T>>;
+template <class Op, class T>
+inline constexpr bool is_bit_and_v = is_one_of_v<Op, std::bit_and<>, std::bit_and<T>>;
+template <class Op, class T>
+inline constexpr bool is_bit_or_v = is_one_of_v<Op, std::bit_or<>, std::bit_or<T>>;
+template <class Op, class T>
+inline constexpr bool is_bit_xor_v = is_one_of_v<Op, std::bit_xor<>, std::bit_xor<T>>;
+
 template <class A, class Op>
 inline constexpr bool grouping_free_v =
     std::is_integral_v<A> &&
-    is_one_of_v<Op, pscan::plus<>, pscan::plus<A>, pscan::minimum<>, pscan::minimum<A>,
-                pscan::maximum<>, pscan::maximum<A>, std::plus<>, std::plus<A>, std::multiplies<>,
-                std::multiplies<A>, std::bit_and<>, std::bit_and<A>, std::bit_or<>,
-                std::bit_or<A>, std::bit_xor<>, std::bit_xor<A>>;
+    (is_plus_v<Op, A> || is_multiplies_v<Op, A> || is_min_v<Op, A> || is_max_v<Op, A> ||
+     is_bit_and_v<Op, A> || is_bit_or_v<Op, A> || is_bit_xor_v<Op, A>);
+
 // The lifted operator of a segmented scan, and reduce_by_key's, group as freely as the operator
 // they lift (run counts add exactly).
 template <class T, class Op>
@@ -43,14 +60,14 @@ inline constexpr redux_kind redux_kind_v =
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
     redux_kind::none;
 #else
-    !grouping_free_v<T, Op> || sizeof(T) != 4                                   ? redux_kind::none
-    : is_one_of_v<Op, pscan::plus<>, pscan::plus<T>, std::plus<>, std::plus<T>> ? redux_kind::add
-    : is_one_of_v<Op, pscan::minimum<>, pscan::minimum<T>>                      ? redux_kind::min
-    : is_one_of_v<Op, pscan::maximum<>, pscan::maximum<T>>                      ? redux_kind::max
-    : is_one_of_v<Op, std::bit_and<>, std::bit_and<T>> ? redux_kind::bit_and
-    : is_one_of_v<Op, std::bit_or<>, std::bit_or<T>>   ? redux_kind::bit_or
-    : is_one_of_v<Op, std::bit_xor<>, std::bit_xor<T>> ? redux_kind::bit_xor
-                                                       : redux_kind::none;
+    !grouping_free_v<T, Op> || sizeof(T) != 4 ? redux_kind::none
+    : is_plus_v<Op, T>                        ? redux_kind::add
+    : is_min_v<Op, T>                         ? redux_kind::min
+    : is_max_v<Op, T>                         ? redux_kind::max
+    : is_bit_and_v<Op, T>                     ? redux_kind::bit_and
+    : is_bit_or_v<Op, T>                      ? redux_kind::bit_or
+    : is_bit_xor_v<Op, T>                     ? redux_kind::bit_xor
+                                              : redux_kind::none;
 #endif
 
 namespace detail {

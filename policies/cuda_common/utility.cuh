@@ -17,7 +17,8 @@ PSCAN_HOST_DEVICE constexpr I ceil_div(I a, I b) {
 }
 
 // Items in the piece of at most `piece_items` that starts at `offset` (< n) of a range of n.
-PSCAN_HOST_DEVICE constexpr int valid_items(std::int64_t n, std::int64_t offset, int piece_items) {
+template <class Index>
+PSCAN_HOST_DEVICE constexpr int valid_items(Index n, Index offset, int piece_items) {
   return n - offset < piece_items ? static_cast<int>(n - offset) : piece_items;
 }
 

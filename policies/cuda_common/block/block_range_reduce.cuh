@@ -74,7 +74,7 @@ struct block_range_reduce {
     T acc;
     for (Index seg = begin; seg < end; ++seg) {
       const Index offset = seg * warp_items;
-      const int valid = static_cast<int>(count - offset < warp_items ? count - offset : warp_items);
+      const int valid = valid_items(count, offset, warp_items);
       const T part = warp_segment_reduce<ITEMS, T>(first + offset, valid, op);
       acc = has ? static_cast<T>(op(acc, part)) : part;
       has = true;

@@ -125,7 +125,7 @@ struct segmented_tile_scan {
   template <bool Exclusive, class In, class Out, class Lifted, class CarryOf>
   __device__ static void run_at(const In& in, std::int64_t n, std::int64_t offset, Out out,
                                 Lifted lifted, storage& s, CarryOf&& carry_of) {
-    const int valid = static_cast<int>(min(n - offset, std::int64_t{tile_items}));
+    const int valid = valid_items(n, offset, tile_items);
     run<Exclusive>(in + offset, out + offset, valid, lifted, s, carry_of);
   }
 
