@@ -5,17 +5,13 @@
 
 #include <cuda_common/check.cuh>
 #include <cuda_common/runtime/temporary.cuh>
+#include <cuda_common/runtime/tile_state_cache.cuh>
 
 #include <cstdint>
 #include <mutex>
 #include <vector>
 
 namespace pscan::cuda_common {
-
-// Drops the current device's cached tile-state buffers (tile_state_cache.cu): those no call
-// holds are freed once the device has finished its work (it synchronises the device), the others
-// when their call lets go.
-void drop_cached_tile_states();
 
 namespace {
 

@@ -118,7 +118,6 @@ tile_state_lease lease_tile_state(cudaStream_t stream, std::size_t bytes, int la
                           buffer.bytes, buffer.epoch};
 }
 
-// Declared in memory_pool.cu, which calls it from release_device_pool.
 void drop_cached_tile_states() {
   int device = 0;
   PSCAN_CUDA_CHECK(cudaGetDevice(&device));

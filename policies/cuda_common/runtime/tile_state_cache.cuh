@@ -37,4 +37,9 @@ struct tile_state_lease {
 // pscan::cuda_error.
 tile_state_lease lease_tile_state(cudaStream_t stream, std::size_t bytes, int layout);
 
+// Drops the current device's buffers (release_device_pool calls it): those no call holds are
+// freed once the device has finished its work (it synchronises the device), the others when their
+// call lets go. Throws pscan::cuda_error.
+void drop_cached_tile_states();
+
 }  // namespace pscan::cuda_common
