@@ -9,6 +9,7 @@
 #include "conformance/segments.hpp"
 #include "conformance/value_kinds.hpp"
 #include "device_fixture.cuh"
+#include "stream_support.cuh"
 
 namespace conformance {
 
@@ -38,22 +39,6 @@ class counting_resource : public pscan::device_resource {
 
 struct position_mod_7 {
   CONFORMANCE_HD std::int32_t operator()(std::int64_t i) const { return std::int32_t(i % 7) - 3; }
-};
-
-class owned_stream {
- public:
-  owned_stream() { PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  owned_stream(const owned_stream&) = delete;
-  owned_stream& operator=(const owned_stream&) = delete;
-  ~owned_stream() {
-    if (const cudaError_t status = cudaStreamDestroy(stream_); status != cudaSuccess) {
-      std::fprintf(stderr, "cudaStreamDestroy failed: %s\n", cudaGetErrorString(status));
-    }
-  }
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
 };
 
 }  // namespace conformance

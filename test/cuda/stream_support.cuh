@@ -1,12 +1,15 @@
 #pragma once
-// Streams and graph capture for the CUDA unit tests: a non-blocking stream owned by the test, the
-// work a function enqueues captured into an instantiated graph, copies in that stream's order.
+// Streams for the CUDA tests: a non-blocking stream owned by the test, a kernel-side wait that
+// keeps a stream busy, the work a function enqueues captured into an instantiated graph, copies in
+// that stream's order.
 
 #include <cuda_common/check.cuh>
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <cstdio>
 #include <vector>
 
 namespace conformance {
@@ -16,12 +19,27 @@ class owned_stream {
   owned_stream() { PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
   owned_stream(const owned_stream&) = delete;
   owned_stream& operator=(const owned_stream&) = delete;
-  ~owned_stream() { static_cast<void>(cudaStreamDestroy(stream_)); }
+  ~owned_stream() {
+    if (const cudaError_t status = cudaStreamDestroy(stream_); status != cudaSuccess) {
+      std::fprintf(stderr, "cudaStreamDestroy failed: %s\n", cudaGetErrorString(status));
+    }
+  }
   cudaStream_t get() const { return stream_; }
 
  private:
   cudaStream_t stream_ = nullptr;
 };
+
+// Returns once the GPU's global clock has run `ns` nanoseconds past the call, mostly asleep.
+__device__ inline void sleep_for_ns(std::uint64_t ns) {
+  const auto clock_ns = [] {
+    std::uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+  };
+  const std::uint64_t start = clock_ns();
+  while (clock_ns() - start < ns) __nanosleep(1000);
+}
 
 // The work record() enqueues on `stream`, captured as a graph (no other thread may make unsafe
 // calls meanwhile: cudaStreamCaptureModeGlobal) and instantiated.

@@ -5,6 +5,7 @@
 // identical.
 
 #include "device_fixture.cuh"
+#include "stream_support.cuh"
 #include "unit_support.cuh"
 
 #include <algorithm>
@@ -25,27 +26,10 @@ using conformance::random_source;
 using unit_support::affine;
 using unit_support::affine_then;
 
-class owned_stream {
- public:
-  owned_stream() { PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-  owned_stream(const owned_stream&) = delete;
-  owned_stream& operator=(const owned_stream&) = delete;
-  ~owned_stream() { cudaStreamDestroy(stream_); }  // a failure here repeats an earlier one
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
+using conformance::owned_stream;
 
 // Keeps its blocks resident for about `ns` nanoseconds, mostly asleep.
-__global__ void occupy(unsigned long long ns) {
-  unsigned long long start;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-  for (unsigned long long now = start; now - start < ns;) {
-    __nanosleep(1000);
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  }
-}
+__global__ void occupy(std::uint64_t ns) { conformance::sleep_for_ns(ns); }
 
 // Device memory allocated and freed in stream order (cudaFree would synchronise the device
 // and so serialise the threads with the other kernels in flight).

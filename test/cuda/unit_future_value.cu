@@ -9,7 +9,7 @@
 #include "conformance/segments.hpp"
 #include "conformance/value_kinds.hpp"
 #include "device_fixture.cuh"
-#include "graph_capture.cuh"
+#include "stream_support.cuh"
 
 #include <cmath>
 #include <cstring>

@@ -11,7 +11,7 @@
 #include "conformance/reference.hpp"
 #include "conformance/segments.hpp"
 #include "device_fixture.cuh"
-#include "graph_capture.cuh"
+#include "stream_support.cuh"
 
 #include <cuda_common/runtime/temporary.cuh>
 #include <pscan/pscan.hpp>

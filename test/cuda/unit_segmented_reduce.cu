@@ -10,7 +10,7 @@
 // any read past it), and the call captures into a graph that replays.
 
 #include "device_fixture.cuh"
-#include "graph_capture.cuh"
+#include "stream_support.cuh"
 
 #include <cuda_common/algorithms/segmented_reduce.cuh>
 
