@@ -322,7 +322,8 @@ Runs: after the warm-ups, --min-runs timed runs, then more until the spread (med
   took --budget seconds, after at least 3. Every row reports its runs and spread.
 Host cost (GPU rows, host_us): the host time per call, the median of )" +
          std::to_string(host.batches) + " batches of " + std::to_string(host.calls) + R"( calls
-  queued behind a kernel that holds the stream; empty where a call waits for the device.
+  queued behind a kernel that holds the stream, for n up to )" +
+         format_count(host.max_n) + R"(; empty where a call waits for the device.
 Algorithms:)" + table(algorithms) +
          "\nImplementations (target, then what it is; --list prints those built in):" +
          table(implementations) + R"(

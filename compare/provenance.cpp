@@ -91,7 +91,8 @@ std::string host_cost_rule(const host_cost_plan& plan) {
   if (!plan.enabled) return "not measured (--no-host-cost)";
   char hold[32];
   std::snprintf(hold, sizeof hold, "%g ms", plan.hold_ms);
-  return "GPU rows: host time per call, the median of " + std::to_string(plan.batches) +
+  return "GPU rows up to n = " + format_count(plan.max_n) +
+         ": host time per call, the median of " + std::to_string(plan.batches) +
          " batches of " + std::to_string(plan.calls) +
          " calls queued behind a kernel that holds the stream (so neither GPU time nor a full "
          "launch queue is counted); the hold lets go after " + hold +

@@ -159,7 +159,7 @@ void write_markdown(const report& r, std::ostream& out) {
                              name_of(first.type);
     write_table("## " + name + " (GB/s; ! busy machine)", table);
     if (any_host)
-      write_table("### " + name + " (host µs per call; empty: the call waits for the GPU)", host);
+      write_table("### " + name + " (host µs per call; empty: not measured, see host_cost)", host);
   }
 }
 

@@ -278,7 +278,7 @@ class matrix_runner {
       r.timing = gpu ? gpu::time_runs(run.run, o_.plan) : time_on_cpu(run.run, o_.plan);
       // After the timing, which its extra calls (rewriting the same outputs) must not disturb. A
       // value returned to the host waits for the device by contract: not measurable.
-      if (gpu && o_.host_cost.enabled && !run.result_on_host)
+      if (gpu && o_.host_cost.enabled && c.n <= o_.host_cost.max_n && !run.result_on_host)
         r.host_us = gpu::host_us_per_call(run.run, o_.host_cost);
     } catch (const std::exception& e) {
       r.outcome = status::error;

@@ -28,6 +28,9 @@ struct host_cost_plan {
   int calls = 32;        // few: the stream's launch queue never fills
   int batches = 5;
   double hold_ms = 100;  // a batch slower than this measured a wait: at most ~3 ms a call
+  // Larger inputs are left out: a call's GPU time hides its host time thousands of times over,
+  // and the batches' queued calls would add seconds to the cell.
+  std::int64_t max_n = std::int64_t{1} << 24;
 };
 
 struct stats {
