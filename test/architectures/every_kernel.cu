@@ -1,5 +1,5 @@
 // Compiled, never run: every kernel of every algorithm of the CUDA policies, instantiated once
-// for the architectures pscan supports (test/build/CMakeLists.txt), so that no supported
+// for the architectures pscan supports (test/architectures/CMakeLists.txt), so that no supported
 // architecture stops building. Each kernel path shows up through a value type that takes it:
 // 1-byte values (no half-size cluster tiles), 4-, 8- and 12-byte ones, a 16-byte non-commutative
 // one, and 20-byte accumulators (a 16-byte struct with its head flag in the generic segmented
