@@ -1,8 +1,11 @@
 #pragma once
-// Operators whose combinations give the same bits however they are grouped and ordered: integer
-// +, *, min, max and the bitwise operators (wrapping arithmetic is exactly associative, and all
-// of them commute). For these the decoupled look-back is deterministic as it is, and a reduction
-// may combine a thread's items before the lanes' (one warp reduction a segment, not one a row).
+// Operators whose combinations give the same bits however they are grouped: integer +, *, min,
+// max and the bitwise operators (wrapping arithmetic is exactly associative), and the lifted
+// operators of the segmented scans and reduce_by_key over them. For these the decoupled look-back
+// is deterministic as it is. The plain integer operators also commute (order-free): a reduction
+// may combine each lane's strided items first and the lanes in any order (one warp reduction a
+// segment, not one a row). The lifted operators do not commute: (a, head) must stay left of
+// (b, head), so their reductions keep the order.
 
 #include <cuda_common/utility.cuh>
 #include <cuda_common/warp/warp_scan.cuh>
@@ -37,14 +40,19 @@ inline constexpr bool is_bit_or_v = is_one_of_v<Op, std::bit_or<>, std::bit_or<T
 template <class Op, class T>
 inline constexpr bool is_bit_xor_v = is_one_of_v<Op, std::bit_xor<>, std::bit_xor<T>>;
 
+// Same bits in any grouping and any order: the commutative integer operators.
 template <class A, class Op>
-inline constexpr bool grouping_free_v =
+inline constexpr bool order_free_v =
     std::is_integral_v<A> &&
     (is_plus_v<Op, A> || is_multiplies_v<Op, A> || is_min_v<Op, A> || is_max_v<Op, A> ||
      is_bit_and_v<Op, A> || is_bit_or_v<Op, A> || is_bit_xor_v<Op, A>);
 
+// Same bits in any grouping (the order kept).
+template <class A, class Op>
+inline constexpr bool grouping_free_v = order_free_v<A, Op>;
+
 // The lifted operator of a segmented scan, and reduce_by_key's, group as freely as the operator
-// they lift (run counts add exactly).
+// they lift (run counts add exactly), but are not order-free.
 template <class T, class Op>
 inline constexpr bool grouping_free_v<pscan::detail::flagged<T>, pscan::detail::lifted_op<Op>> =
     grouping_free_v<T, Op>;
@@ -52,7 +60,7 @@ template <class T, class Op>
 inline constexpr bool grouping_free_v<pscan::detail::counted<T>, pscan::detail::counted_op<Op>> =
     grouping_free_v<T, Op>;
 
-// The operation of a 32-bit integer redux.sync (sm_80 on) that a grouping-free operator is, if any.
+// The operation of a 32-bit integer redux.sync (sm_80 on) that an order-free operator is, if any.
 enum class redux_kind { none, add, min, max, bit_and, bit_or, bit_xor };
 
 template <class T, class Op>
@@ -60,14 +68,14 @@ inline constexpr redux_kind redux_kind_v =
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
     redux_kind::none;
 #else
-    !grouping_free_v<T, Op> || sizeof(T) != 4 ? redux_kind::none
-    : is_plus_v<Op, T>                        ? redux_kind::add
-    : is_min_v<Op, T>                         ? redux_kind::min
-    : is_max_v<Op, T>                         ? redux_kind::max
-    : is_bit_and_v<Op, T>                     ? redux_kind::bit_and
-    : is_bit_or_v<Op, T>                      ? redux_kind::bit_or
-    : is_bit_xor_v<Op, T>                     ? redux_kind::bit_xor
-                                              : redux_kind::none;
+    !order_free_v<T, Op> || sizeof(T) != 4 ? redux_kind::none
+    : is_plus_v<Op, T>                     ? redux_kind::add
+    : is_min_v<Op, T>                      ? redux_kind::min
+    : is_max_v<Op, T>                      ? redux_kind::max
+    : is_bit_and_v<Op, T>                  ? redux_kind::bit_and
+    : is_bit_or_v<Op, T>                   ? redux_kind::bit_or
+    : is_bit_xor_v<Op, T>                  ? redux_kind::bit_xor
+                                           : redux_kind::none;
 #endif
 
 namespace detail {
@@ -96,11 +104,11 @@ __device__ __forceinline__ T warp_redux(T x) {
 
 }  // namespace detail
 
-// Total of the 32 lanes for a grouping-free operator, in the cheapest order: one redux.sync where
+// Total of the 32 lanes for an order-free operator, in the cheapest order: one redux.sync where
 // there is one, else a butterfly without warp_reduce's order-keeping select.
 template <class T, class Op>
 __device__ __forceinline__ T warp_reduce_any_order(T x, Op op) {
-  static_assert(grouping_free_v<T, Op>, "pscan: only for operators that neither group nor order");
+  static_assert(order_free_v<T, Op>, "pscan: only for operators that neither group nor order");
   if constexpr (redux_kind_v<T, Op> != redux_kind::none) {
     return detail::warp_redux<redux_kind_v<T, Op>>(x);
   } else {

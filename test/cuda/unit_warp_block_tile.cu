@@ -1,7 +1,8 @@
 // cuda_common's warp, block, thread and tile pieces against host loops, with a non-commutative
 // operator that detects any value combined out of order, twice or not at all (intervals that only
-// join when adjacent), on 4-, 8-, 12- and 16-byte types, full and partial; and the order-free warp
-// reduction of grouping-free integer operators against a host fold.
+// join when adjacent), on 4-, 8-, 12- and 16-byte types, full and partial; the order-free warp
+// reduction of the commutative integer operators against a host fold; and the range reduction of
+// the segmented scans' lifted operators, which group freely but do not commute.
 
 #include "device_fixture.cuh"
 #include "unit_support.cuh"
@@ -14,6 +15,8 @@
 #include <cuda_common/warp/warp_scan.cuh>
 
 #include <pscan/detail/index_iterator.hpp>
+#include <pscan/detail/runs.hpp>
+#include <pscan/detail/segmented_generic.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -116,6 +119,15 @@ __global__ void range_kernel(InIt in, long long count, T* result, int* has) {
   if (threadIdx.x == 0) { *result = total; *has = has_total; }
 }
 
+// *result = in[0] op ... op in[count-1] by block_range_reduce, for any operator.
+template <class T, int B, int ITEMS, class Op>
+__global__ void range_op_kernel(const T* in, int count, Op op, T* result) {
+  __shared__ typename cu::block_range_reduce<T, B, ITEMS>::storage storage;
+  bool has_total;
+  const T total = cu::block_range_reduce<T, B, ITEMS>::reduce(in, count, op, storage, has_total);
+  if (threadIdx.x == 0 && has_total) *result = total;
+}
+
 // Every lane gets the total of the 32 lanes' values.
 template <class T, class Op>
 __global__ void any_order_kernel(const T* values, T* totals, Op op) {
@@ -164,6 +176,54 @@ TEST_CASE("warp_reduce_any_order: every grouping-free operator, redux.sync or bu
   check_any_order<std::int32_t>(std::bit_and<>{});
   check_any_order<std::uint32_t>(std::bit_or<std::uint32_t>{});
   check_any_order<std::int32_t>(std::bit_xor<>{});
+}
+
+// The lifted operators of the segmented scans and reduce_by_key over integer + give the same bits
+// in any grouping, not in any order: a range reduction must keep their order (the distributed
+// segmented scans reduce (value, head) pairs for a rank's total, on the local policy).
+TEST_CASE("block_range_reduce keeps the order of lifted operators over integer +") {
+  using flagged = pscan::detail::flagged<std::int32_t>;
+  using counted = pscan::detail::counted<std::int32_t>;
+  using lifted = pscan::detail::lifted_op<pscan::plus<>>;
+  using counting = pscan::detail::counted_op<pscan::plus<>>;
+  CHECK(cu::grouping_free_v<flagged, lifted>);
+  CHECK(cu::grouping_free_v<counted, counting>);
+  CHECK_FALSE(cu::order_free_v<flagged, lifted>);
+  CHECK_FALSE(cu::order_free_v<counted, counting>);
+  CHECK(cu::order_free_v<std::int32_t, pscan::plus<>>);
+
+  constexpr int B = 128, ITEMS = 8, warp_items = 32 * ITEMS;
+  conformance::random_source random(conformance::fresh_seed());
+  const auto check = [&](auto op, auto make) {
+    using T = decltype(make(0, false));
+    for (const int count : {1, warp_items - 1, warp_items, warp_items + 1, 3 * B * ITEMS + 5}) {
+      for (const std::uint64_t rate : {2u, 16u, 1000u}) {
+        CAPTURE(count);
+        CAPTURE(rate);
+        std::vector<T> values(static_cast<std::size_t>(count));
+        for (T& v : values) {
+          const auto value = static_cast<std::int32_t>(random.between(-1000, 1000));
+          v = make(value, random.next() % rate == 0);
+        }
+        T want = values[0];
+        for (int i = 1; i < count; ++i) want = op(want, values[static_cast<std::size_t>(i)]);
+        const auto in = conformance::device_memory::upload(values);
+        device_buffer<T> result(1);
+        range_op_kernel<T, B, ITEMS><<<1, B, 0, conformance::test_stream()>>>(
+            in.begin(), count, op, result.begin());
+        finish();
+        const T got = download(result)[0];
+        CHECK(got.value == want.value);
+        if constexpr (std::is_same_v<T, flagged>) {
+          CHECK(got.head == want.head);
+        } else {
+          CHECK(got.runs == want.runs);
+        }
+      }
+    }
+  };
+  check(lifted{}, [](std::int32_t v, bool head) { return flagged{v, head}; });
+  check(counting{}, [](std::int32_t v, bool head) { return counted{v, head ? 1 : 0}; });
 }
 
 #define SPAN_TYPES span4, span8, span12, span16

@@ -1,7 +1,7 @@
 #pragma once
 // Ordered reductions of contiguous ranges without a tile transpose: each warp reads its segments
 // warp-striped (coalesced 16-byte units), reduces each unit in its lane, then each row of 32
-// units across the lanes (warp_reduce), in order; a grouping-free operator takes all of a lane's
+// units across the lanes (warp_reduce), in order; an order-free operator takes all of a lane's
 // units first, then one warp reduction (grouping.cuh). The upsweep of the multi-pass scan runs on
 // block_range_reduce, both backends' reduce on its block shares.
 
@@ -26,7 +26,7 @@ __device__ __forceinline__ T warp_segment_reduce(InIt first, int valid, Op op) {
   load_warp_striped(first, valid, items);
   T total = items[0];
   if (valid == warp_threads * ITEMS) {
-    if constexpr (grouping_free_v<T, Op>) {
+    if constexpr (order_free_v<T, Op>) {
       return warp_reduce_any_order(thread_reduce<ITEMS>(items, op), op);
     } else {
 #pragma unroll
