@@ -4,6 +4,8 @@
 // for what the hosts must agree on before any GPU work is queued (every rank's arguments: a bad
 // one on any rank throws on all of them, nothing written, no rank left waiting in a collective).
 
+#include "policy.hpp"
+
 #include <distributed/exchange.hpp>
 
 #include <pscan/error.hpp>
@@ -12,10 +14,13 @@
 #include <mpi.h>
 #include <nccl.h>
 
+#include <cstddef>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace pscan::distributed_backend::nccl {
@@ -78,6 +83,11 @@ class communicator {
   int size() const { return state_->where.size; }
   // The GPU this rank's NCCL communicator runs on: the calls' local work must run there too.
   int device() const { return state_->device; }
+
+  // Queues on `stream`: every rank's `bytes` from `send` into `receive`, in rank order.
+  void all_gather(const void* send, void* receive, std::size_t bytes, cudaStream_t stream) const {
+    check_nccl(ncclAllGather(send, receive, bytes, ncclUint8, nccl(), stream), "ncclAllGather");
+  }
 
   // Throws pscan::invalid_argument when the current device is not the communicator's.
   void check_device(const char* algorithm) const {
@@ -152,6 +162,19 @@ class communicator {
 }  // namespace pscan::distributed_backend::nccl
 
 namespace pscan {
+
 // The GPUs of pscan::distributed over NCCL, one a rank (policies/distributed/nccl/).
 using nccl_communicator = distributed_backend::nccl::communicator;
+
+// A policy running every algorithm over the ranks of `comm`, one GPU each, with `local` (a CUDA
+// policy on the communicator's device) doing each rank's part.
+template <class Local>
+distributed_backend::nccl::policy<nccl_communicator, std::decay_t<Local>> distributed(
+    const nccl_communicator& comm, Local&& local) {
+  static_assert(is_execution_policy_v<Local> && policy_takes_future_values_v<Local>,
+                "pscan::distributed over NCCL: `local` must be a CUDA policy such as "
+                "pscan::cuda_chained.on(stream), on the communicator's GPU");
+  return {{}, comm, std::forward<Local>(local)};
+}
+
 }  // namespace pscan

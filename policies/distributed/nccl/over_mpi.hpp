@@ -18,8 +18,8 @@
 namespace pscan::distributed_backend::nccl {
 
 #define PSCAN_NCCL_OVER_MPI(name)                                         \
-  template <class Local, class... A>                                      \
-  auto name(const policy<Local>& p, A&&... args)                          \
+  template <class Comm, class Local, class... A>                          \
+  auto name(const policy<Comm, Local>& p, A&&... args)                    \
       -> decltype(distributed_backend::name(detail::over_mpi(p), std::forward<A>(args)...)) { \
     return distributed_backend::name(detail::over_mpi(p), std::forward<A>(args)...);      \
   }

@@ -32,9 +32,9 @@ future_value<T> local_init(const future_value<T>& carry) {
 
 // Runs scan(carry) on this rank: carry is init (a partial<T>) or, when a lower rank holds elements,
 // init op their totals as a future_value in device memory.
-template <class T, class Local, class InIt, class OutIt, class Op, class Scan>
-OutIt scan_after_lower_ranks(const policy<Local>& p, const char* algorithm, InIt first, InIt last,
-                             OutIt out, Op op, const partial<T>& init, Scan&& scan) {
+template <class T, class Comm, class Local, class InIt, class OutIt, class Op, class Scan>
+OutIt scan_after_lower_ranks(const policy<Comm, Local>& p, const char* algorithm, InIt first,
+                             InIt last, OutIt out, Op op, const partial<T>& init, Scan&& scan) {
   using pscan::detail::arg;
   const distributed_backend::detail::place where{p.comm.rank(), p.comm.size()};
   std::optional<records<T>> all;
@@ -54,8 +54,8 @@ OutIt scan_after_lower_ranks(const policy<Local>& p, const char* algorithm, InIt
 
 }  // namespace detail
 
-template <class Local, class InIt, class OutIt, class Op>
-OutIt inclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, Op op) {
+template <class Comm, class Local, class InIt, class OutIt, class Op>
+OutIt inclusive_scan(const policy<Comm, Local>& p, InIt first, InIt last, OutIt out, Op op) {
   using T = pscan::detail::value_type_t<InIt>;
   return detail::scan_after_lower_ranks<T>(
       p, "pscan::inclusive_scan", first, last, out, op, detail::partial<T>{},
@@ -68,8 +68,9 @@ OutIt inclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, O
       });
 }
 
-template <class Local, class InIt, class OutIt, class Op, class T>
-OutIt inclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, Op op, T init) {
+template <class Comm, class Local, class InIt, class OutIt, class Op, class T>
+OutIt inclusive_scan(const policy<Comm, Local>& p, InIt first, InIt last, OutIt out, Op op,
+                     T init) {
   return detail::scan_after_lower_ranks<T>(
       p, "pscan::inclusive_scan", first, last, out, op, detail::partial<T>{true, init},
       [&](const auto& carry) {
@@ -77,8 +78,9 @@ OutIt inclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, O
       });
 }
 
-template <class Local, class InIt, class OutIt, class T, class Op>
-OutIt exclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, T init, Op op) {
+template <class Comm, class Local, class InIt, class OutIt, class T, class Op>
+OutIt exclusive_scan(const policy<Comm, Local>& p, InIt first, InIt last, OutIt out, T init,
+                     Op op) {
   return detail::scan_after_lower_ranks<T>(
       p, "pscan::exclusive_scan", first, last, out, op, detail::partial<T>{true, init},
       [&](const auto& carry) {
@@ -87,8 +89,8 @@ OutIt exclusive_scan(const policy<Local>& p, InIt first, InIt last, OutIt out, T
 }
 
 // Every rank's *result = init op all ranks' elements in rank order, written on its GPU.
-template <class Local, class InIt, class OutIt, class T, class Op>
-void reduce_into(const policy<Local>& p, InIt first, InIt last, OutIt result, T init, Op op) {
+template <class Comm, class Local, class InIt, class OutIt, class T, class Op>
+void reduce_into(const policy<Comm, Local>& p, InIt first, InIt last, OutIt result, T init, Op op) {
   constexpr const char* name = "pscan::reduce_into";
   using pscan::detail::arg;
   const distributed_backend::detail::place where{p.comm.rank(), p.comm.size()};

@@ -7,7 +7,6 @@
 // reduce_into of the lower ranks' records, in rank order, into the carry-in that the local scan
 // reads as a future_value. No host synchronisation.
 
-#include "communicator.hpp"
 #include "policy.hpp"
 
 #include <distributed/exchange.hpp>
@@ -23,7 +22,6 @@
 #include <pscan/reduce.hpp>
 
 #include <cuda_runtime.h>
-#include <nccl.h>
 
 #include <cstdint>
 #include <optional>
@@ -76,8 +74,8 @@ inline bool any_elements(const std::vector<std::int64_t>& sizes, int upto) {
 template <class T>
 class records {
  public:
-  template <class Local>
-  explicit records(const policy<Local>& p)
+  template <class Comm, class Local>
+  explicit records(const policy<Comm, Local>& p)
       : size_(p.comm.size()), buffer_(static_cast<std::size_t>(size_) + 1, p.local) {}
   partial<T>* rank(int r) const { return buffer_.data() + r; }
   partial<T>* folded() const { return buffer_.data() + size_; }
@@ -93,8 +91,8 @@ class records {
 // this rank's checks and returns its n) and allocated the call's records. A bad argument or a
 // failed allocation anywhere throws on every rank, before any GPU work is queued, so no rank is
 // left waiting in the all-gather.
-template <class T, class Local, class Check>
-std::vector<std::int64_t> agree(const policy<Local>& p,
+template <class T, class Comm, class Local, class Check>
+std::vector<std::int64_t> agree(const policy<Comm, Local>& p,
                                 const distributed_backend::detail::place& where,
                                 const char* algorithm, std::optional<records<T>>& all,
                                 Check&& check) {
@@ -108,8 +106,8 @@ std::vector<std::int64_t> agree(const policy<Local>& p,
 
 // Queues this rank's total into its record (`needed`; an empty range's record says nothing), then
 // the all-gather that gives every rank every record. Every rank of the call runs it.
-template <class T, class Local, class InIt, class Op>
-void all_gather_totals(const policy<Local>& p, const records<T>& all, bool needed, InIt first,
+template <class T, class Comm, class Local, class InIt, class Op>
+void all_gather_totals(const policy<Comm, Local>& p, const records<T>& all, bool needed, InIt first,
                        std::int64_t n, Op op) {
   const cudaStream_t stream = cuda_common::explicit_stream(p.local.stream);
   partial<T>* const mine = all.rank(p.comm.rank());
@@ -120,13 +118,12 @@ void all_gather_totals(const policy<Local>& p, const records<T>& all, bool neede
   } else if (needed) {
     PSCAN_CUDA_CHECK(cudaMemsetAsync(mine, 0, sizeof(partial<T>), stream));  // has: false
   }
-  check_nccl(ncclAllGather(mine, all.rank(0), sizeof(partial<T>), ncclUint8, p.comm.nccl(), stream),
-             "ncclAllGather");
+  p.comm.all_gather(mine, all.rank(0), sizeof(partial<T>), stream);
 }
 
 // Queues init op the records of ranks 0 .. upto-1 (those present), in rank order, into `out`.
-template <class T, class Local, class OutIt, class Op>
-void fold_records(const policy<Local>& p, const records<T>& all, int upto, OutIt out,
+template <class T, class Comm, class Local, class OutIt, class Op>
+void fold_records(const policy<Comm, Local>& p, const records<T>& all, int upto, OutIt out,
                   const partial<T>& init, Op op) {
   pscan::reduce_into(p.local, all.rank(0), all.rank(upto), out, init, partial_op<Op>{op});
 }
