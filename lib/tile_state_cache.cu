@@ -1,4 +1,7 @@
-// The per-(device, stream) tile-state buffers of policies/cuda_common/runtime/tile_state_cache.cuh.
+// The per-(device, stream, layout) tile-state buffers of
+// policies/cuda_common/runtime/tile_state_cache.cuh: the idle ones in a list per key; a call holds
+// its buffer outside the list until its lease ends. One host thread calling on a stream reuses
+// one buffer; each thread enqueueing on it at the same time holds another.
 // Streams are keyed by cudaStreamGetId, unique for the life of the process, so a stream created
 // after another was destroyed never inherits its buffer (the old work may still be running).
 // The cache lives until the process exits (deliberately leaked: CUDA may be torn down first).
@@ -10,8 +13,10 @@
 #include <cuda_common/runtime/tile_state_cache.cuh>
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <mutex>
 #include <unordered_map>
 #include <utility>
@@ -65,9 +70,20 @@ struct cached_buffer {
   std::uint32_t epoch = 0;
 };
 
+}  // namespace
+
+// The buffers of one key that no call holds. `dropped`: release_device_pool took the key out of
+// the cache, so a buffer given back now is freed instead.
+struct stream_buffers {
+  std::vector<cached_buffer> idle;
+  bool dropped = false;
+};
+
+namespace {
+
 struct cache {
   std::mutex mutex;
-  std::unordered_map<stream_key, cached_buffer, stream_key_hash> buffers;
+  std::unordered_map<stream_key, std::shared_ptr<stream_buffers>, stream_key_hash> streams;
 };
 
 cache& the_cache() {
@@ -106,17 +122,44 @@ tile_state_lease lease_tile_state(cudaStream_t stream, std::size_t bytes, int la
 
   cache& c = the_cache();
   const std::lock_guard<std::mutex> lock(c.mutex);
-  cached_buffer& buffer = c.buffers[key];
+  std::shared_ptr<stream_buffers>& home = c.streams[key];
+  if (home == nullptr) home = std::make_shared<stream_buffers>();
+  // The last idle buffer large enough, else the last one grown (the smaller one's memory goes
+  // once nothing holds it, after the work queued on its stream).
+  std::vector<cached_buffer>& idle = home->idle;
+  cached_buffer buffer;
+  if (!idle.empty()) {
+    auto fits = std::find_if(idle.rbegin(), idle.rend(),
+                             [&](const cached_buffer& b) { return b.bytes >= bytes; });
+    auto taken = fits == idle.rend() ? idle.end() - 1 : std::next(fits).base();
+    buffer = std::move(*taken);
+    idle.erase(taken);
+  }
   if (buffer.bytes < bytes) {
-    buffer = allocate_cleared(stream, grown_size(bytes));  // the old one goes with its last lease
+    buffer = allocate_cleared(stream, grown_size(bytes));
   } else if (buffer.epoch == max_tile_state_epoch) {
     PSCAN_CUDA_CHECK(cudaMemsetAsync(buffer.data, 0, buffer.bytes, stream));
     buffer.epoch = 0;
   }
   ++buffer.epoch;
-  return tile_state_lease{std::shared_ptr<void>(buffer.block, buffer.data), buffer.data,
-                          buffer.bytes, buffer.epoch};
+  return tile_state_lease(home, std::move(buffer.block), buffer.data, buffer.bytes, buffer.epoch);
 }
+
+void tile_state_lease::give_back() noexcept {
+  if (home_ == nullptr) return;
+  std::shared_ptr<device_block> block = std::static_pointer_cast<device_block>(std::move(block_));
+  {
+    const std::lock_guard<std::mutex> lock(the_cache().mutex);
+    if (!home_->dropped) {
+      try {
+        home_->idle.push_back(cached_buffer{std::move(block), data_, bytes_, epoch_});
+      } catch (...) {
+        // No room in the list: the memory is freed below, after the work queued on its stream.
+      }
+    }
+  }
+  home_.reset();
+}  // a block left unlisted (dropped) goes here, outside the lock: freed on its stream
 
 void drop_cached_tile_states() {
   int device = 0;
@@ -128,16 +171,18 @@ void drop_cached_tile_states() {
   {
     cache& c = the_cache();
     const std::lock_guard<std::mutex> lock(c.mutex);
-    for (auto it = c.buffers.begin(); it != c.buffers.end();) {
+    for (auto it = c.streams.begin(); it != c.streams.end();) {
       if (it->first.device != device) {
         ++it;
         continue;
       }
-      // Leases are only taken under the lock: a block the cache alone holds is in no call, and
-      // the work of its last call was queued before now. A block a call holds is freed on its
-      // (live) stream when that call lets go.
-      if (it->second.block.use_count() == 1) idle.push_back(std::move(it->second.block));
-      it = c.buffers.erase(it);
+      // Leases are only taken and given back under the lock: an idle buffer is in no call, and
+      // the work of its last call was queued before now. A buffer a call holds is freed on its
+      // (live) stream when that call gives it back.
+      it->second->dropped = true;
+      for (cached_buffer& buffer : it->second->idle) idle.push_back(std::move(buffer.block));
+      it->second->idle.clear();
+      it = c.streams.erase(it);
     }
   }
   // The work queued before the blocks were taken out, finished; their memory back to the pool

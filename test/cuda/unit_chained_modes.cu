@@ -261,24 +261,44 @@ TEST_CASE("a scan captured into a graph is right on every replay") {
   PSCAN_CUDA_CHECK(cudaStreamDestroy(stream));
 }
 
-TEST_CASE("tile-state cache: epochs advance, streams and layouts get their own zeroed buffers") {
+TEST_CASE("tile-state cache: epochs advance, streams, layouts and concurrent calls get their own "
+          "zeroed buffers") {
+  using pscan::cuda_common::lease_tile_state;
   cudaStream_t a = nullptr, b = nullptr;
   PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
   PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
   {
-    const auto first = pscan::cuda_common::lease_tile_state(a, 1000, 1);
-    const auto second = pscan::cuda_common::lease_tile_state(a, 1000, 1);
-    CHECK(first.data == second.data);
-    CHECK(second.epoch == first.epoch + 1);
-    CHECK(first.bytes >= 1000);
-    CHECK(pscan::cuda_common::lease_tile_state(b, 1000, 1).data != first.data);
-    CHECK(pscan::cuda_common::lease_tile_state(a, 1000, 2).data != first.data);
-    // Growing replaces the buffer with a zeroed one; `first` keeps the old one alive meanwhile.
-    const auto grown = pscan::cuda_common::lease_tile_state(a, first.bytes * 4, 1);
-    CHECK(grown.bytes >= first.bytes * 4);
-    std::vector<unsigned char> bytes(grown.bytes, 1);
+    void* first_data = nullptr;
+    std::uint32_t first_epoch = 0;
+    std::size_t first_bytes = 0;
+    {
+      const auto first = lease_tile_state(a, 1000, 1);
+      first_data = first.data();
+      first_epoch = first.epoch();
+      first_bytes = first.bytes();
+      CHECK(first_bytes >= 1000);
+      // While a call holds its buffer, another call on the same stream gets another one.
+      const auto concurrent = lease_tile_state(a, 1000, 1);
+      CHECK(concurrent.data() != first_data);
+      CHECK(lease_tile_state(b, 1000, 1).data() != first_data);
+      CHECK(lease_tile_state(a, 1000, 2).data() != first_data);
+    }
+    // Given back, a buffer serves the stream's next call with the next epoch.
+    const auto again = lease_tile_state(a, 1000, 1);
+    const auto other = lease_tile_state(a, 1000, 1);
+    CHECK((again.data() == first_data || other.data() == first_data));
+    const auto& reused = again.data() == first_data ? again : other;
+    CHECK(reused.epoch() == first_epoch + 1);
+  }
+  {
+    // Growing replaces a buffer with a zeroed one.
+    const auto small = lease_tile_state(a, 1000, 1);
+    const std::size_t small_bytes = small.bytes();
+    const auto grown = lease_tile_state(a, small_bytes * 4, 1);
+    CHECK(grown.bytes() >= small_bytes * 4);
+    std::vector<unsigned char> bytes(grown.bytes(), 1);
     PSCAN_CUDA_CHECK(
-        cudaMemcpyAsync(bytes.data(), grown.data, bytes.size(), cudaMemcpyDeviceToHost, a));
+        cudaMemcpyAsync(bytes.data(), grown.data(), bytes.size(), cudaMemcpyDeviceToHost, a));
     PSCAN_CUDA_CHECK(cudaStreamSynchronize(a));
     CHECK(std::count(bytes.begin(), bytes.end(), 0) == static_cast<std::ptrdiff_t>(bytes.size()));
   }

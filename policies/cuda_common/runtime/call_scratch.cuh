@@ -1,10 +1,11 @@
 #pragma once
 // The scratch one CUDA call runs with: a head of counters (scratch_head_bytes, 0 when the call's
 // kernels start, and returned to 0 by them), then the call's entries (tile state, block totals,
-// partials). Normally the stream's cached buffer from libpscan with a fresh epoch: no allocation,
-// no memset, nothing but the call's launches. With a caller's resource (all device memory must
-// come from it), or while the stream is captured into a graph (a replay must not reuse the
-// captured epoch), a zeroed temporary.
+// partials). Normally a cached buffer of the stream's from libpscan with a fresh epoch, the call's
+// alone until the call_scratch is destroyed (after its last launch): no allocation, no memset,
+// nothing but the call's launches, and host threads sharing a stream never share scratch. With a
+// caller's resource (all device memory must come from it), or while the stream is captured into a
+// graph (a replay must not reuse the captured epoch), a zeroed temporary.
 
 #include <cuda_common/check.cuh>
 #include <cuda_common/policy.cuh>
@@ -34,8 +35,8 @@ class call_scratch {
   call_scratch(const policy_base<Derived>& p, std::size_t bytes, int layout) {
     if (p.resource == nullptr && !is_capturing(p.stream)) {
       lease_ = lease_tile_state(explicit_stream(p.stream), bytes, layout);
-      data_ = lease_.data;
-      epoch_ = lease_.epoch;
+      data_ = lease_.data();
+      epoch_ = lease_.epoch();
       return;
     }
     // A device_resource (and the capture's allocation) promises no alignment: over-allocate and
@@ -52,7 +53,8 @@ class call_scratch {
     epoch_ = 1;
   }
 
-  // Valid until this object is destroyed, which must come after the kernel launches using it.
+  // Valid until this object is destroyed, which must come after the kernel launches using it
+  // (from then on the stream's next call may take the buffer).
   void* data() const { return data_; }
   // The entries after the head, as T.
   template <class T>
