@@ -393,7 +393,7 @@ std::optional<options> parse_options(int argc, char** argv) {
       ->type_name("FILE");
   app.add_option("--json", o.json, "... to this JSON file")->type_name("FILE");
   app.add_option("--md", o.md, "... to this Markdown file")->type_name("FILE");
-  app.add_option("--out", o.out_dir, "Write DIR/results.{csv,json,md}")->type_name("DIR");
+  app.add_option("--out", o.out_dir, "Write DIR/results.{json,md}")->type_name("DIR");
   app.add_flag("--plant-bug", o.plant_bug, "Add planted_bug, off by one (must FAIL)");
   app.add_flag_callback("--no-host-cost", [&] { o.host_cost.enabled = false; },
                         "GPU: do not measure the host time per call");

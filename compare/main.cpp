@@ -41,8 +41,8 @@ std::vector<result_files> output_files(const options& o) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) throw usage_error("--out: cannot create " + dir + ": " + ec.message());
-    files.emplace_back(dir + "/results.csv", dir + "/results.json", dir + "/results.md");
-    std::cout << "writing " << dir << "/results.{csv,json,md} as cells finish\n";
+    files.emplace_back("", dir + "/results.json", dir + "/results.md");
+    std::cout << "writing " << dir << "/results.{json,md} as cells finish\n";
   }
   return files;
 }
