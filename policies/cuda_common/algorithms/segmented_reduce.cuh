@@ -124,10 +124,10 @@ __device__ bool walks_cover_every_end(const stretch_record<A>* records, int coun
   return !__syncthreads_or(gap);
 }
 
-// Block k of gridDim.x reduces the k-th stretch of the segments + elements merged items, each of
-// its warps a part of it (tile/segmented_reduce_tile.cuh); one thread joins the warps' parts in
-// order into the block's record. The last block to finish (counted with an atomic between
-// fences) finishes the stretches' first segments and, when a walk saw bad offsets or the walks do
+// Block k reduces the k-th stretch of the segments + elements merged items (as many stretches as
+// blocks, fewer for fewer items), each of its warps a part of it (tile/segmented_reduce_tile.cuh);
+// one thread joins the warps' parts in order into the block's record. The last block to finish
+// (counted with an atomic between fences) finishes the stretches' first segments and, when a walk saw bad offsets or the walks do
 // not fit end to end, finds the first bad offset and reports it (atomicMin into *report).
 // Segment i is values[offsets[i] .. offsets[i + 1]); the elements are values[offsets[0] ..
 // offsets[segments]), none when those are bad.
@@ -163,12 +163,14 @@ __global__ void __launch_bounds__(
     const std::int64_t elements = bad_range ? 0 : last - first;
     const std::int64_t items = segments + elements;
     // Stretches of at least a step a warp (the grid is sized before the elements are known):
-    // blocks past the last stretch walk nothing.
+    // blocks past the last stretch leave at once, and only the stretches' blocks count towards
+    // the last one, which then folds as many records (a small call: block 0 alone, one record).
     const std::int64_t k = blockIdx.x;
     const std::int64_t stretches = max(
         std::int64_t{1}, min(std::int64_t{gridDim.x}, items / (warps * warp::step_items)));
-    const std::int64_t d0 = items * min(k, stretches) / stretches;
-    const std::int64_t d1 = items * min(k + 1, stretches) / stretches;
+    if (k >= stretches) return;
+    const std::int64_t d0 = items * k / stretches;
+    const std::int64_t d1 = items * (k + 1) / stretches;
     const int w = warp_id();
     const std::int64_t w0 = d0 + (d1 - d0) * w / warps;
     const std::int64_t w1 = d0 + (d1 - d0) * (w + 1) / warps;
@@ -197,7 +199,7 @@ __global__ void __launch_bounds__(
       records[k] = joined;
       if (bad) atomicOr(&state->bad_offsets, 1u);
       __threadfence();  // release the record before counting this block done
-      is_last = atomicAdd(&state->done, 1u) == gridDim.x - 1;
+      is_last = atomicAdd(&state->done, 1u) == static_cast<unsigned>(stretches) - 1;
       if (is_last) {
         __threadfence();  // acquire: every record is visible from here on
         saw_bad_offsets = atomicExch(&state->bad_offsets, 0u) != 0;
@@ -206,7 +208,7 @@ __global__ void __launch_bounds__(
     }
     __syncthreads();
     if (!is_last) return;
-    const int blocks = static_cast<int>(gridDim.x);
+    const int blocks = static_cast<int>(stretches);
     finish_first_segments<cfg::block_threads>(records, blocks, out, init_value, op, scan_storage);
     if (saw_bad_offsets || !walks_cover_every_end<cfg::block_threads>(records, blocks, segments)) {
       // Bad offsets: find the first, in chunks from the front (only on this error path).
