@@ -154,7 +154,7 @@ void tile_state_lease::give_back() noexcept {
       try {
         home_->idle.push_back(cached_buffer{std::move(block), data_, bytes_, epoch_});
       } catch (...) {
-        // No room in the list: the memory is freed below, after the work queued on its stream.
+        // No room in the list: the memory goes, after the work queued on its stream.
       }
     }
   }

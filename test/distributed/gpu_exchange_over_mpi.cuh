@@ -12,13 +12,10 @@
 
 #include <cuda_common/check.cuh>
 
-#include <pscan/error.hpp>
-
 #include <cuda_runtime.h>
 #include <mpi.h>
 
 #include <cstddef>
-#include <string>
 #include <vector>
 
 namespace distributed_test {
@@ -34,15 +31,6 @@ class gpu_exchange_over_mpi {
   int rank() const { return rank_; }
   int size() const { return size_; }
   int device() const { return device_; }
-  void check_device(const char* algorithm) const {
-    int now = -1;
-    PSCAN_CUDA_CHECK(cudaGetDevice(&now));
-    if (now != device_) {
-      throw pscan::invalid_argument(std::string(algorithm) + ": the current device is " +
-                                    std::to_string(now) + ", the communicator's is " +
-                                    std::to_string(device_));
-    }
-  }
   // What ncclAllGather does, through the hosts: stream-ordered for the GPU work around it.
   void all_gather(const void* send, void* receive, std::size_t bytes, cudaStream_t stream) const {
     std::vector<unsigned char> mine(bytes), all(bytes * static_cast<std::size_t>(size_));

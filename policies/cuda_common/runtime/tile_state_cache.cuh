@@ -30,8 +30,9 @@ struct stream_buffers;  // lib/tile_state_cache.cu
 // launches on one stream never share scratch. Given back, it serves the stream's next call,
 // whose work the stream orders after this one's. `data()` (256-byte aligned, `bytes()` >= the
 // request) holds no entry tagged with `epoch()`, and its leading counters are 0 in stream order
-// (kernels return the counters they use to 0). If the buffer is dropped or outgrown meanwhile,
-// its memory is freed on its stream, after the work queued there, once the lease ends.
+// (kernels return the counters they use to 0). If release_device_pool drops the stream's buffers
+// meanwhile, this one's memory is freed on its stream, after the work queued there, once the
+// lease ends.
 class tile_state_lease {
  public:
   tile_state_lease() = default;

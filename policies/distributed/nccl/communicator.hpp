@@ -89,16 +89,6 @@ class communicator {
     check_nccl(ncclAllGather(send, receive, bytes, ncclUint8, nccl(), stream), "ncclAllGather");
   }
 
-  // Throws pscan::invalid_argument when the current device is not the communicator's.
-  void check_device(const char* algorithm) const {
-    const int now = current_device();
-    if (now != device()) {
-      throw invalid_argument(std::string(algorithm) + ": the current device is " +
-                             std::to_string(now) + ", the NCCL communicator's is " +
-                             std::to_string(device()));
-    }
-  }
-
  private:
   struct state {
     MPI_Comm comm;

@@ -1,8 +1,8 @@
 #pragma once
 // pscan::distributed's policy over GPU ranks: a communicator (Comm) and the CUDA policy that does
 // each rank's local work on the communicator's GPU. Comm moves a few bytes between the ranks' GPUs
-// on a stream (all_gather) and gives the MPI communicator over the same ranks for what the hosts
-// must agree on: NCCL's communicator (communicator.hpp) is the one pscan ships; the tests also
+// on a stream (all_gather), and gives its rank, size, device and the MPI communicator over the
+// same ranks for what the hosts must agree on: NCCL's communicator (communicator.hpp) is the one pscan ships; the tests also
 // drive this exchange through MPI with several ranks on one GPU, which NCCL refuses.
 
 #include <distributed/policy.hpp>

@@ -16,6 +16,7 @@
 #include <cuda_common/runtime/temporary.cuh>
 
 #include <pscan/detail/config.hpp>
+#include <pscan/error.hpp>
 #include <pscan/detail/dispatch.hpp>
 #include <pscan/detail/index_iterator.hpp>
 #include <pscan/future_value.hpp>
@@ -25,6 +26,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace pscan::distributed_backend::nccl::detail {
@@ -87,6 +89,18 @@ class records {
   cuda_common::temporary_buffer<partial<T>> buffer_;
 };
 
+// Throws pscan::invalid_argument when the current device is not `device`, the communicator's: the
+// rank's local work and its exchange run on one GPU.
+inline void check_current_device(const char* algorithm, int device) {
+  int now = -1;
+  PSCAN_CUDA_CHECK(cudaGetDevice(&now));
+  if (now != device) {
+    throw invalid_argument(std::string(algorithm) + ": the current device is " +
+                           std::to_string(now) + ", the communicator's is " +
+                           std::to_string(device));
+  }
+}
+
 // A call's agreement: every rank's size, once every rank has checked its arguments (`check` runs
 // this rank's checks and returns its n) and allocated the call's records. A bad argument or a
 // failed allocation anywhere throws on every rank, before any GPU work is queued, so no rank is
@@ -97,7 +111,7 @@ std::vector<std::int64_t> agree(const policy<Comm, Local>& p,
                                 const char* algorithm, std::optional<records<T>>& all,
                                 Check&& check) {
   return distributed_backend::detail::exchange<std::int64_t>(p.comm.mpi(), where, algorithm, [&] {
-    p.comm.check_device(algorithm);
+    check_current_device(algorithm, p.comm.device());
     const std::int64_t n = check();
     all.emplace(p);
     return n;
