@@ -54,7 +54,8 @@ void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool value_to_hos
                               identity_value<T>(), op);
       return;
     case algorithm::inclusive_scan_by_offsets:
-      pscan::inclusive_scan_by_offsets(p, in, b.offsets, b.offsets + b.segments + 1, out, op);
+      pscan::inclusive_scan_by_offsets_into(p, in, b.offsets, b.offsets + b.segments + 1, out,
+                                            op);
       return;
     case algorithm::reduce_by_key:
       pscan::reduce_by_key_into(p, b.keys, b.keys + b.n, in, b.keys_out, out, b.runs_out,

@@ -263,6 +263,56 @@ struct exclusive_scan_by_offsets_fn {
   }
 };
 
+// The scans by offsets that return nothing to the host: a policy with its own (the CUDA ones:
+// no wait, so they can be captured into a graph) runs it after the host-side checks; any other
+// runs the returning scan.
+struct inclusive_scan_by_offsets_into_fn {
+  template <class P, class InIt, class OffIt, class OutIt, class Op = plus<>>
+  void operator()(P&& policy, InIt values, OffIt offsets_first, OffIt offsets_last, OutIt out,
+                  Op op = {}) const {
+    using Pd = std::decay_t<P>;
+    if constexpr (!is_collective_policy_v<P> &&
+                  adl_inclusive_scan_by_offsets_into::available<Pd, InIt, OffIt, OffIt, OutIt,
+                                                                Op>) {
+      const profile_range range("pscan::inclusive_scan_by_offsets_into");
+      if constexpr (accepts<P, Op, value_type_t<InIt>>()) {
+        if (checked_offsets_scan(policy, "pscan::inclusive_scan_by_offsets_into", values,
+                                 offsets_first, offsets_last, out) < 2) {
+          return;
+        }
+        adl_inclusive_scan_by_offsets_into::call(policy, values, offsets_first, offsets_last, out,
+                                                 op);
+      }
+    } else {
+      inclusive_scan_by_offsets_fn{}(policy, values, offsets_first, offsets_last, out, op);
+    }
+  }
+};
+
+struct exclusive_scan_by_offsets_into_fn {
+  template <class P, class InIt, class OffIt, class OutIt, class T, class Op = plus<>>
+  void operator()(P&& policy, InIt values, OffIt offsets_first, OffIt offsets_last, OutIt out,
+                  T init, Op op = {}) const {
+    using Pd = std::decay_t<P>;
+    if constexpr (!is_collective_policy_v<P> &&
+                  adl_exclusive_scan_by_offsets_into::available<Pd, InIt, OffIt, OffIt, OutIt, T,
+                                                                Op>) {
+      const profile_range range("pscan::exclusive_scan_by_offsets_into");
+      constexpr const char* name = "pscan::exclusive_scan_by_offsets_into";
+      if constexpr (accepts_init<P, Op, T>()) {
+        const std::int64_t count =
+            checked_offsets_scan(policy, name, values, offsets_first, offsets_last, out);
+        check_init(policy, name, init, count > 1);
+        if (count < 2) return;
+        adl_exclusive_scan_by_offsets_into::call(policy, values, offsets_first, offsets_last, out,
+                                                 init, op);
+      }
+    } else {
+      exclusive_scan_by_offsets_fn{}(policy, values, offsets_first, offsets_last, out, init, op);
+    }
+  }
+};
+
 }  // namespace detail
 
 // out[i] = in[h] op ... op in[i], h the start of i's segment (head_flags[h] != 0, or h = 0).
@@ -279,5 +329,10 @@ inline constexpr detail::segmented_reduce_fn segmented_reduce{};
 // [offsets[s], offsets[s+1]) that holds it. Returns out + offsets[m-1] (out for m < 2).
 inline constexpr detail::inclusive_scan_by_offsets_fn inclusive_scan_by_offsets{};
 inline constexpr detail::exclusive_scan_by_offsets_fn exclusive_scan_by_offsets{};
+// The same scans, returning nothing: on a CUDA policy they never wait (bad offsets are reported
+// by a later synchronize(), or thrown before any write with .checked()) and can be captured into
+// a graph.
+inline constexpr detail::inclusive_scan_by_offsets_into_fn inclusive_scan_by_offsets_into{};
+inline constexpr detail::exclusive_scan_by_offsets_into_fn exclusive_scan_by_offsets_into{};
 
 }  // namespace pscan

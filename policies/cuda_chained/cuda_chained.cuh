@@ -7,6 +7,7 @@
 // host value and syncs. The algorithms are those of cuda_common/algorithms/, run with this
 // backend's kernels (policy.cuh).
 
+#include <cuda_chained/offsets_scan.cuh>
 #include <cuda_chained/policy.cuh>
 #include <cuda_chained/reduce.cuh>
 #include <cuda_chained/scan.cuh>

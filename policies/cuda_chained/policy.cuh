@@ -12,6 +12,7 @@
 namespace pscan::cuda_chained_backend {
 
 struct policy : cuda_common::policy_base<policy> {
+  static constexpr bool sizes_offsets_on_device = true;  // offsets_scan.cuh
   bool is_deterministic = false;
 
   policy deterministic() const {

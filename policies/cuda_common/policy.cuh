@@ -170,6 +170,14 @@ struct kernels {
   template <class Build, class InIt, class Init, class Op, class MakeSink>
   static auto reduce(const P& p, InIt first, std::int64_t n, const Init& init, Op op,
                      MakeSink make_sink);
+  // Where P::sizes_offsets_on_device: the scan by offsets of values[offsets[0] ..
+  // offsets[count - 1]) (count >= 2) into the same positions of out, sized on the device, the
+  // offsets checked as they are read and bad ones reported to the device (no wait); false, with
+  // nothing launched, for a call it leaves to the kernels sized on the host.
+  template <class Build, bool Exclusive, class InIt, class OffIt, class OutIt, class Init,
+            class Op>
+  static bool scan_by_offsets(const P& p, InIt values, OffIt offsets, std::int64_t count,
+                              OutIt out, const Init& init, Op op);
 };
 
 // The state of a CUDA policy. Modifiers return a new policy of the derived type.
@@ -177,6 +185,9 @@ template <class Derived>
 struct policy_base : execution_policy_base {
   // Kernels read a pscan::future_value init from device memory when they run.
   static constexpr bool takes_future_values = true;
+  // Whether kernels<Derived>::scan_by_offsets exists: the scans by offsets read the elements'
+  // range on the device; otherwise the host waits for it to size the kernels.
+  static constexpr bool sizes_offsets_on_device = false;
 
   cudaStream_t stream = nullptr;        // nullptr: the default stream
   resource_handle resource;             // == nullptr: libpscan's stream-ordered pool
@@ -191,8 +202,8 @@ struct policy_base : execution_policy_base {
   }
 
   // Waits for the policy's stream, then throws pscan::invalid_argument naming the first bad
-  // offset that a segmented_reduce on this device (on any stream, graph replays included) found
-  // since the last synchronize().
+  // offset that a segmented_reduce or a scan by offsets (the _into forms) on this device (on any
+  // stream, graph replays included) found since the last synchronize().
   void synchronize() const {
     if (is_capturing(stream)) {
       throw invalid_argument(
@@ -212,8 +223,9 @@ struct policy_base : execution_policy_base {
     PSCAN_CUDA_CHECK(copied);
     PSCAN_CUDA_CHECK(cudaStreamSynchronize(stream));
     if (first_bad != no_bad_offset) {
-      throw pscan::detail::offsets_error("pscan::segmented_reduce",
-                                         static_cast<std::int64_t>(first_bad));
+      throw pscan::detail::offsets_error(
+          "pscan: synchronize(): a segmented_reduce or scan by offsets on this device",
+          static_cast<std::int64_t>(first_bad));
     }
   }
 

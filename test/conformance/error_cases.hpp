@@ -2,7 +2,8 @@
 // Conformance: bad input throws pscan::invalid_argument naming the argument, before any write
 // (the output, filled with a sentinel, is compared after); segmented_reduce's offsets that only
 // the device holds, when the CUDA policies' synchronize() reports them, or before any write in
-// their checked mode (the scans by offsets always check them first).
+// their checked mode (the returning scans by offsets always check them first; those returning
+// nothing as segmented_reduce where the policy sizes them on the device).
 // Instantiate with CONFORMANCE_ERROR_CASES(fixtures...).
 
 #include <initializer_list>
@@ -24,6 +25,14 @@ inline constexpr bool reports_offsets_later_v = false;
 template <class P>
 inline constexpr bool reports_offsets_later_v<P, std::void_t<decltype(std::declval<P>().checked())>> =
     true;
+
+// Whether P's scans by offsets returning nothing check the offsets as they scan (reporting bad
+// ones at synchronize()) rather than first.
+template <class P, class = void>
+inline constexpr bool scans_offsets_unwaited_v = false;
+template <class P>
+inline constexpr bool scans_offsets_unwaited_v<P, std::void_t<decltype(P::sizes_offsets_on_device)>> =
+    P::sizes_offsets_on_device;
 
 }  // namespace conformance
 
@@ -120,7 +129,7 @@ TEST_CASE_TEMPLATE_DEFINE("bad offsets are rejected, named by their first bad in
       CHECK(F::download(out) == untouched);
       call(F::policy());  // returns before the check has run
       check_rejected([&] { F::policy().synchronize(); },
-                     {"segmented_reduce", "offsets", c.first_bad});
+                     {"synchronize", "segmented_reduce", "offsets", c.first_bad});
       F::policy().synchronize();  // the report is taken once
     } else {
       check_rejected([&] { call(F::policy()); }, {"segmented_reduce", "offsets", c.first_bad});
@@ -141,6 +150,35 @@ TEST_CASE_TEMPLATE_DEFINE("bad offsets are rejected, named by their first bad in
         },
         {"exclusive_scan_by_offsets", "offsets", c.first_bad});
     CHECK(F::download(scan_out) == std::vector<std::int32_t>(80, sentinel));
+    // Those returning nothing: checked as they scan where the policy sizes them on the device
+    // (reported by synchronize(), or before any write when checked), else first.
+    using P = std::decay_t<decltype(F::policy())>;
+    const auto inclusive_into = [&](const auto& p) {
+      pscan::inclusive_scan_by_offsets_into(p, values.begin(), offs.begin(), offs.end(),
+                                            scan_out.begin());
+    };
+    const auto exclusive_into = [&](const auto& p) {
+      pscan::exclusive_scan_by_offsets_into(p, values.begin(), offs.begin(), offs.end(),
+                                            scan_out.begin(), 7);
+    };
+    if constexpr (reports_offsets_later_v<P>) {
+      check_rejected([&] { inclusive_into(F::policy().checked()); },
+                     {"inclusive_scan_by_offsets_into", "offsets", c.first_bad});
+      check_rejected([&] { exclusive_into(F::policy().checked()); },
+                     {"exclusive_scan_by_offsets_into", "offsets", c.first_bad});
+      CHECK(F::download(scan_out) == std::vector<std::int32_t>(80, sentinel));
+    }
+    if constexpr (scans_offsets_unwaited_v<P>) {
+      inclusive_into(F::policy());
+      check_rejected([&] { F::policy().synchronize(); }, {"synchronize", "offsets", c.first_bad});
+      exclusive_into(F::policy());
+      check_rejected([&] { F::policy().synchronize(); }, {"synchronize", "offsets", c.first_bad});
+      F::policy().synchronize();  // the report is taken once
+    } else {
+      check_rejected([&] { inclusive_into(F::policy()); }, {"scan_by_offsets", c.first_bad});
+      check_rejected([&] { exclusive_into(F::policy()); }, {"scan_by_offsets", c.first_bad});
+      CHECK(F::download(scan_out) == std::vector<std::int32_t>(80, sentinel));
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// Conformance: inclusive_scan_by_offsets and exclusive_scan_by_offsets over every offsets layout
+// Conformance: inclusive_scan_by_offsets and exclusive_scan_by_offsets (and their _into forms)
+// over every offsets layout
 // (one segment, single elements, empty segments only, mixed lengths with empty segments and
 // elements outside the offsets, which keep what they held), in place too, with 64- and 32-bit
 // offsets, and with fewer than two offsets. Instantiate with
@@ -48,6 +49,18 @@ void check_scan_by_offsets(random_source& random, std::int64_t n, offsets_layout
                                    K::init(), op) == in.begin() + end);
   check_equal(expected_scan_by_offsets<Exclusive>(values, offsets, values, K::init(), op),
               F::download(in));
+  INFO("the form returning nothing");
+  auto fresh = F::upload(values);
+  auto into = F::upload(before);
+  if constexpr (Exclusive) {
+    pscan::exclusive_scan_by_offsets_into(F::policy(), fresh.begin(), offs.begin(), offs.end(),
+                                          into.begin(), K::init(), op);
+  } else {
+    pscan::inclusive_scan_by_offsets_into(F::policy(), fresh.begin(), offs.begin(), offs.end(),
+                                          into.begin(), op);
+  }
+  check_equal(expected_scan_by_offsets<Exclusive>(values, offsets, before, K::init(), op),
+              F::download(into));
 }
 
 }  // namespace conformance
@@ -95,6 +108,10 @@ TEST_CASE_TEMPLATE_DEFINE("scans by offsets without segments", F, by_offsets_non
                                            offsets.end(), out.begin()) == out.begin());
     CHECK(pscan::exclusive_scan_by_offsets(F::policy(), values.begin(), offsets.begin(),
                                            offsets.end(), out.begin(), 7) == out.begin());
+    pscan::inclusive_scan_by_offsets_into(F::policy(), values.begin(), offsets.begin(),
+                                          offsets.end(), out.begin());
+    pscan::exclusive_scan_by_offsets_into(F::policy(), values.begin(), offsets.begin(),
+                                          offsets.end(), out.begin(), 7);
     CHECK(F::download(out) == std::vector<std::int32_t>{-5, -5, -5});
   }
 }

@@ -7,11 +7,15 @@
 // one a block. Every value kind (non-commutative and padded ones among them) against a host loop,
 // on every CUDA policy. Bad offsets anywhere among many blocks are reported by synchronize()
 // naming the first (the values buffer ends where the offsets say, so that compute-sanitizer sees
-// any read past it), and the call captures into a graph that replays.
+// any read past it), and the call captures into a graph that replays. The scans by offsets that
+// return nothing, which check their offsets the same way where the backend sizes them on the
+// device (cuda_chained: offsets_scan.cuh), likewise: around the sizes where its stretches change
+// shape, with one segment over every stretch, bad offsets among many blocks, in a graph.
 
 #include "device_fixture.cuh"
 #include "stream_support.cuh"
 
+#include <cuda_chained/tuning.cuh>
 #include <cuda_common/algorithms/segmented_reduce.cuh>
 
 #include "conformance/reference.hpp"
@@ -262,4 +266,193 @@ TEST_CASE_TEMPLATE("segmented_reduce captured into a graph replays, reporting ba
   graph.launch(stream.get());
   const std::string named = "offsets[" + std::to_string(first_bad) + "]";
   check_rejected([&] { p.synchronize(); }, {"segmented_reduce", named.c_str()});
+}
+
+namespace {
+
+// Whether the policy's scans by offsets returning nothing are sized on the device (no wait).
+template <class Fixture>
+constexpr bool sized_on_device() {
+  return std::decay_t<decltype(Fixture::policy())>::sizes_offsets_on_device;
+}
+
+// Whether p asks for bitwise reproducible results (cuda_chained.deterministic()).
+template <class P, class = void>
+struct asks_determinism {
+  static bool of(const P&) { return false; }
+};
+template <class P>
+struct asks_determinism<P, std::void_t<decltype(P::is_deterministic)>> {
+  static bool of(const P& p) { return p.is_deterministic; }
+};
+
+// Elements of the chained backend's tile, in the tuning of the build the device runs.
+template <class T>
+std::int64_t chained_tile_items() {
+  return pscan::cuda_common::with_build([](auto build) {
+    return std::int64_t{pscan::cuda_chained_backend::tuning<T, decltype(build)::target>::tile_items};
+  });
+}
+
+// Both scans by offsets returning nothing, on fresh values, against a host loop.
+template <class Fixture, class K>
+void check_scans_into(random_source& random, const std::vector<std::int64_t>& offsets) {
+  const typename K::op_type op{};
+  const auto values = conformance::make_values<K>(random, offsets.back());
+  const auto before = conformance::make_values<K>(random, offsets.back());
+  auto in = Fixture::upload(values);
+  auto offs = Fixture::upload(offsets);
+  auto out = Fixture::upload(before);
+  pscan::inclusive_scan_by_offsets_into(Fixture::policy(), in.begin(), offs.begin(), offs.end(),
+                                        out.begin(), op);
+  conformance::check_equal(
+      conformance::expected_scan_by_offsets<false>(values, offsets, before, K::init(), op),
+      Fixture::download(out));
+  auto exclusive_out = Fixture::upload(before);
+  pscan::exclusive_scan_by_offsets_into(Fixture::policy(), in.begin(), offs.begin(), offs.end(),
+                                        exclusive_out.begin(), K::init(), op);
+  conformance::check_equal(
+      conformance::expected_scan_by_offsets<true>(values, offsets, before, K::init(), op),
+      Fixture::download(exclusive_out));
+}
+
+}  // namespace
+
+// A tile one short, on and one past; stretches of warps' shares of a tile; then more tiles than a
+// wave of blocks holds (stretches of several tiles, a tail reduced first), for short segments,
+// long ones and one segment over all.
+TEST_CASE_TEMPLATE("scans by offsets returning nothing, across the shapes of their stretches",
+                   Fixture, CUDA_FIXTURES) {
+  CONFORMANCE_SEEDED_RANDOM(random);
+  int device = 0, sm_count = 0;
+  PSCAN_CUDA_CHECK(cudaGetDevice(&device));
+  PSCAN_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  const auto run = [&](auto kind) {
+    using K = decltype(kind);
+    const std::int64_t tile = chained_tile_items<typename K::value_type>();
+    // A wave holds at most 8 blocks an SM (2048 threads of 256).
+    const std::int64_t wave_tiles = std::int64_t{sm_count} * 8;
+    for (std::int64_t n : {tile - 1, tile, tile + 1, 37 * tile + 5, wave_tiles * tile + 1,
+                           3 * wave_tiles * tile + 7}) {
+      if (n > conformance::size_cap()) continue;
+      for (std::int64_t mean : {std::int64_t{9}, std::int64_t{1000}, n}) {
+        INFO("n ", n, ", mean segment ", mean);
+        std::vector<std::int64_t> offsets = {random.between(0, 3)};
+        while (offsets.back() < n) {
+          offsets.push_back(std::min(n, offsets.back() + random.between(0, 2 * mean)));
+        }
+        check_scans_into<Fixture, K>(random, offsets);
+      }
+    }
+  };
+  run(conformance::int32_plus{});
+  run(conformance::affine_chain{});
+}
+
+TEST_CASE_TEMPLATE("scans by offsets returning nothing report the first bad offset", Fixture,
+                   CUDA_FIXTURES) {
+  if constexpr (sized_on_device<Fixture>()) {
+    CONFORMANCE_SEEDED_RANDOM(random);
+    using K = conformance::int32_plus;
+    for (std::int64_t mean : {1, 40, 3000}) {
+      for (std::int64_t elements : {std::int64_t{100'000}, std::int64_t{12'000'000}}) {
+        const std::int64_t segments =
+            std::max<std::int64_t>(2, conformance::capped(elements) / (mean + 1));
+        const std::vector<std::int64_t> good = random_offsets(random, segments, mean);
+        auto values = Fixture::upload(conformance::make_values<K>(random, good.back()));
+        auto out = Fixture::upload(std::vector<std::int32_t>(static_cast<std::size_t>(good.back())));
+        const auto p = Fixture::policy();
+        const auto scan = [&](const std::vector<std::int64_t>& offsets) {
+          auto offs = Fixture::upload(offsets);
+          pscan::inclusive_scan_by_offsets_into(p, values.begin(), offs.begin(), offs.end(),
+                                                out.begin());
+          p.synchronize();
+        };
+        for (int fault = 0; fault < 4; ++fault) {
+          std::vector<std::int64_t> bad = good;
+          std::int64_t first_bad = random.between(1, segments);
+          if (fault == 0) {  // a dip
+            bad[first_bad] = bad[first_bad - 1] - 1;
+          } else if (fault == 1) {  // far past every element: the one after it is bad
+            first_bad = std::min(first_bad, segments - 1) + 1;
+            bad[first_bad - 1] = std::int64_t{1} << 40;
+          } else if (fault == 2) {  // two dips: the lower index is named
+            const std::int64_t later = std::min(segments, first_bad + random.between(1, 1000));
+            bad[later] = -1;
+            bad[first_bad] = bad[first_bad - 1] - 1;
+          } else {  // a negative first offset: nothing is read
+            first_bad = 0;
+            bad[0] = -3;
+          }
+          INFO("mean ", mean, ", ", elements, " elements, fault ", fault, " at ", first_bad);
+          const std::string named = "offsets[" + std::to_string(first_bad) + "]";
+          conformance::check_rejected([&] { scan(bad); }, {"synchronize", named.c_str()});
+          CHECK_NOTHROW(scan(good));  // the report was taken, and good offsets add none
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE_TEMPLATE("scans by offsets returning nothing captured into a graph replay", Fixture,
+                   CUDA_FIXTURES) {
+  if constexpr (sized_on_device<Fixture>()) {
+    using namespace conformance;
+    CONFORMANCE_SEEDED_RANDOM(random);
+    using K = affine_chain;
+    using T = K::value_type;
+    const K::op_type op{};
+    const std::vector<std::int64_t> offsets = random_offsets(random, capped(20000), 50);
+    const auto n = static_cast<std::size_t>(offsets.back());
+    owned_stream stream;
+    device_buffer<T> values(n), out(n), exclusive_out(n);
+    device_buffer<std::int64_t> offs(offsets.size());
+    copy_to_device(offs.begin(), offsets, stream.get());
+    const auto p = Fixture::policy().on(stream.get());
+    if (asks_determinism<std::decay_t<decltype(p)>>::of(p)) {
+      // Floating-point affine maps in a fixed order: the scan sized on the host, which waits.
+      owned_stream capturing;
+      check_rejected(
+          [&] {
+            const captured_graph refused(capturing.get(), [&] {
+              pscan::inclusive_scan_by_offsets_into(p.on(capturing.get()), values.begin(),
+                                                    offs.begin(), offs.end(), out.begin(), op);
+            });
+          },
+          {"inclusive_scan_by_offsets_into", "graph"});
+      return;
+    }
+    const captured_graph graph(stream.get(), [&] {
+      pscan::inclusive_scan_by_offsets_into(p, values.begin(), offs.begin(), offs.end(),
+                                            out.begin(), op);
+      pscan::exclusive_scan_by_offsets_into(p, values.begin(), offs.begin(), offs.end(),
+                                            exclusive_out.begin(), K::init(), op);
+      check_rejected(
+          [&] {
+            pscan::inclusive_scan_by_offsets(p, values.begin(), offs.begin(), offs.end(),
+                                             out.begin(), op);
+          },
+          {"inclusive_scan_by_offsets", "graph", "_into"});
+    });
+    CHECK(graph.kernel_nodes() == 2);
+    const std::vector<T> before(n);  // every position lies in a segment: all overwritten
+    for (int replay = 0; replay < 2; ++replay) {
+      INFO("replay ", replay);
+      const auto input = make_values<K>(random, offsets.back());
+      copy_to_device(values.begin(), input, stream.get());
+      graph.launch(stream.get());
+      check_equal(expected_scan_by_offsets<false>(input, offsets, before, K::init(), op),
+                  copy_to_host(out.begin(), n, stream.get()));
+      check_equal(expected_scan_by_offsets<true>(input, offsets, before, K::init(), op),
+                  copy_to_host(exclusive_out.begin(), n, stream.get()));
+      CHECK_NOTHROW(p.synchronize());
+    }
+    std::vector<std::int64_t> bad = offsets;
+    const std::int64_t first_bad = random.between(1, static_cast<std::int64_t>(offsets.size()) - 1);
+    bad[first_bad] = bad[first_bad - 1] - 1;
+    copy_to_device(offs.begin(), bad, stream.get());
+    graph.launch(stream.get());
+    const std::string named = "offsets[" + std::to_string(first_bad) + "]";
+    check_rejected([&] { p.synchronize(); }, {"synchronize", named.c_str()});
+  }
 }

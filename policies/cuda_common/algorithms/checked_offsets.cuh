@@ -39,6 +39,23 @@ __device__ void find_first_bad_offset(OffIt offsets, std::int64_t from, std::int
   }
 }
 
+// Run by a whole block (on the error path only): finds the first bad offset of offsets[from ..
+// to), in chunks from the front, and reports it (atomicMin into *report).
+template <int BLOCK_THREADS, class OffIt>
+__device__ void report_first_bad_offset(OffIt offsets, std::int64_t from, std::int64_t to,
+                                        unsigned long long* report) {
+  __shared__ unsigned long long first_bad;
+  if (threadIdx.x == 0) first_bad = no_bad_offset;
+  __syncthreads();
+  constexpr std::int64_t chunk = BLOCK_THREADS * 64;
+  for (std::int64_t at = from; at < to; at += chunk) {
+    find_first_bad_offset(offsets, at, min(at + chunk, to), threadIdx.x, BLOCK_THREADS,
+                          &first_bad);
+    if (__syncthreads_or(first_bad != no_bad_offset)) break;
+  }
+  if (threadIdx.x == 0 && first_bad != no_bad_offset) atomicMin(report, first_bad);
+}
+
 // What the check found: the first bad offset (no_bad_offset if none) and the range
 // [offsets[0], offsets[count-1]).
 struct offsets_check {

@@ -154,7 +154,6 @@ __global__ void __launch_bounds__(
     __shared__ typename block_scan<open_segment<A>, cfg::block_threads>::storage scan_storage;
     __shared__ bool is_last;
     __shared__ bool saw_bad_offsets;
-    __shared__ unsigned long long first_bad;
     const pscan::detail::kept_init_t<Init> init_value = static_cast<const A&>(init);
     const auto first = static_cast<std::int64_t>(offsets[0]);
     const auto last = static_cast<std::int64_t>(offsets[segments]);
@@ -211,15 +210,7 @@ __global__ void __launch_bounds__(
     const int blocks = static_cast<int>(stretches);
     finish_first_segments<cfg::block_threads>(records, blocks, out, init_value, op, scan_storage);
     if (saw_bad_offsets || !walks_cover_every_end<cfg::block_threads>(records, blocks, segments)) {
-      // Bad offsets: find the first, in chunks from the front (only on this error path).
-      if (threadIdx.x == 0) first_bad = no_bad_offset;
-      __syncthreads();
-      for (std::int64_t from = 0; from <= segments; from += cfg::block_threads * 64) {
-        find_first_bad_offset(offsets, from, min(from + cfg::block_threads * 64, segments + 1),
-                              threadIdx.x, cfg::block_threads, &first_bad);
-        if (__syncthreads_or(first_bad != no_bad_offset)) break;
-      }
-      if (threadIdx.x == 0 && first_bad != no_bad_offset) atomicMin(report, first_bad);
+      report_first_bad_offset<cfg::block_threads>(offsets, 0, segments + 1, report);
     }
   } else {
     __trap();

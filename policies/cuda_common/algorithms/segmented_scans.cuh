@@ -4,8 +4,10 @@
 // include/pscan/detail/segmented_generic.hpp and scans the segmented input
 // (tile/segmented_tile_scan.cuh: values and heads read once each, (value, head) accumulators)
 // with the lifted operator, by the backend's kernels::scan. init is cuda_common::no_init for the
-// inclusive scans. The scans by offsets first check the offsets and wait for the range they
-// cover, which sizes the kernels.
+// inclusive scans. The returning scans by offsets first check the offsets and wait, learning the
+// range that sizes the kernels (and the end they return); those returning nothing, where the
+// backend sizes them on the device (cuda_chained: offsets_scan.cuh), are one launch that checks
+// the offsets as it reads them.
 
 #include <cuda_common/algorithms/checked_offsets.cuh>
 #include <cuda_common/algorithms/scans.cuh>
@@ -56,10 +58,27 @@ void exclusive_scan_by_key(const policy_base<P>& p, KeyIt keys_first, KeyIt keys
                 pscan::detail::key_heads<KeyIt, KeyEq>{keys_first, eq}, out, init, op);
 }
 
+// The scan by offsets sized on the device, where P's backend has it; false when it has not (or
+// declines the call), and nothing is launched.
 template <class P, class InIt, class OffIt, class OutIt, class Init, class Op>
-OutIt scan_by_offsets(const policy_base<P>& p, const char* name, InIt values, OffIt offsets,
-                      std::int64_t count, OutIt out, const Init& init, Op op) {
-  const offsets_check range = check_offsets(p, name, offsets, count);
+bool scan_sized_on_device(const policy_base<P>& p, InIt values, OffIt offsets, std::int64_t count,
+                          OutIt out, const Init& init, Op op) {
+  if constexpr (P::sizes_offsets_on_device) {
+    return with_build([&](auto build) {
+      return kernels<P>::template scan_by_offsets<decltype(build), !std::is_same_v<Init, no_init>>(
+          static_cast<const P&>(p), values, offsets, count, out, init, op);
+    });
+  } else {
+    return false;
+  }
+}
+
+// The returning scans by offsets: the offsets checked first (a wait, and their range learnt),
+// then the backend's segmented scan over that range, sized on the host.
+template <class P, class InIt, class OffIt, class OutIt, class Init, class Op>
+OutIt scan_by_offsets(const policy_base<P>& p, const char* name, const char* remedy, InIt values,
+                      OffIt offsets, std::int64_t count, OutIt out, const Init& init, Op op) {
+  const offsets_check range = check_offsets(p, name, offsets, count, remedy);
   if (range.last > range.first) {
     scan_segments(p, values + range.first, range.last - range.first,
                   pscan::detail::offset_heads<OffIt>{offsets, count, range.first},
@@ -68,18 +87,45 @@ OutIt scan_by_offsets(const policy_base<P>& p, const char* name, InIt values, Of
   return out + range.last;
 }
 
+// The scans by offsets returning nothing: no wait where the backend sizes them on the device,
+// unless the policy is checked.
+template <class P, class InIt, class OffIt, class OutIt, class Init, class Op>
+void scan_by_offsets_into(const policy_base<P>& p, const char* name, InIt values, OffIt offsets,
+                          std::int64_t count, OutIt out, const Init& init, Op op) {
+  if (p.is_checked || !scan_sized_on_device(p, values, offsets, count, out, init, op)) {
+    scan_by_offsets(p, name, "; capture the call without .checked()", values, offsets, count, out,
+                    init, op);
+  }
+}
+
 template <class P, class InIt, class OffIt, class OutIt, class Op>
 OutIt inclusive_scan_by_offsets(const policy_base<P>& p, InIt values, OffIt offsets_first,
                                 OffIt offsets_last, OutIt out, Op op) {
-  return scan_by_offsets(p, "pscan::inclusive_scan_by_offsets", values, offsets_first,
-                         offsets_last - offsets_first, out, no_init{}, op);
+  return scan_by_offsets(p, "pscan::inclusive_scan_by_offsets",
+                         "; inclusive_scan_by_offsets_into can be captured", values,
+                         offsets_first, offsets_last - offsets_first, out, no_init{}, op);
 }
 
 template <class P, class InIt, class OffIt, class OutIt, class Init, class Op>
 OutIt exclusive_scan_by_offsets(const policy_base<P>& p, InIt values, OffIt offsets_first,
                                 OffIt offsets_last, OutIt out, Init init, Op op) {
-  return scan_by_offsets(p, "pscan::exclusive_scan_by_offsets", values, offsets_first,
-                         offsets_last - offsets_first, out, init, op);
+  return scan_by_offsets(p, "pscan::exclusive_scan_by_offsets",
+                         "; exclusive_scan_by_offsets_into can be captured", values,
+                         offsets_first, offsets_last - offsets_first, out, init, op);
+}
+
+template <class P, class InIt, class OffIt, class OutIt, class Op>
+void inclusive_scan_by_offsets_into(const policy_base<P>& p, InIt values, OffIt offsets_first,
+                                    OffIt offsets_last, OutIt out, Op op) {
+  scan_by_offsets_into(p, "pscan::inclusive_scan_by_offsets_into", values, offsets_first,
+                       offsets_last - offsets_first, out, no_init{}, op);
+}
+
+template <class P, class InIt, class OffIt, class OutIt, class Init, class Op>
+void exclusive_scan_by_offsets_into(const policy_base<P>& p, InIt values, OffIt offsets_first,
+                                    OffIt offsets_last, OutIt out, Init init, Op op) {
+  scan_by_offsets_into(p, "pscan::exclusive_scan_by_offsets_into", values, offsets_first,
+                       offsets_last - offsets_first, out, init, op);
 }
 
 }  // namespace pscan::cuda_common

@@ -134,7 +134,9 @@ __device__ __forceinline__ std::uint32_t thread_heads(
     // The step's positions ascend with the lane, so lanes whose bits share a mask word are
     // neighbours: they OR their bits towards the first of them, which alone writes the word
     // (32 atomics on one word would take 32 turns).
-    const int word = q < warp_valid ? static_cast<int>(q / 32) : ITEMS;
+    // Offsets outside the warp's range mark nothing (q < 0 only where offsets decrease, which
+    // the scan by offsets reports).
+    const int word = q >= 0 && q < warp_valid ? static_cast<int>(q / 32) : ITEMS;
     const int left_word = __shfl_up_sync(full_warp_mask, word, 1);
     const int right_word = __shfl_down_sync(full_warp_mask, word, 1);
     const std::uint32_t last_lanes =
