@@ -5,7 +5,7 @@
 // the carry-in), and a check of the result. The GPU part instantiates the same templates with
 // device memory.
 
-#include <pscan/pscan.hpp>
+#include <pscan/distributed.hpp>
 
 #include <mpi.h>
 

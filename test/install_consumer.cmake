@@ -35,3 +35,17 @@ run_step("configuring the consumer" ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -
          ${cuda_args})
 run_step("building the consumer" ${CMAKE_COMMAND} --build ${build} ${config_args})
 run_step("running the consumer" ${build}/pscan_consumer)
+# A program of pscan::pscan alone links no MPI, even where pscan was built with it.
+find_program(readelf readelf)
+if(readelf)
+  execute_process(COMMAND ${readelf} -d ${build}/pscan_consumer OUTPUT_VARIABLE dynamic
+                  RESULT_VARIABLE status)
+  if(NOT status EQUAL 0 OR dynamic MATCHES "libmpi")
+    message(FATAL_ERROR "install_consumer: pscan_consumer (pscan::pscan only) links MPI:\n${dynamic}")
+  endif()
+else()
+  message(WARNING "install_consumer: no readelf; the consumer's libraries are not checked for MPI")
+endif()
+if(EXISTS ${build}/pscan_consumer_distributed)
+  run_step("running the consumer over MPI" ${build}/pscan_consumer_distributed)
+endif()

@@ -1,9 +1,12 @@
 // Built against an installed pscan: one scan with the reference policy, checked by hand; and,
-// when the package has pscan::distributed (pscan.hpp then includes mpi.h), the same scan over a
-// communicator of one rank.
+// built against pscan::distributed where the package has it, the same scan over a communicator
+// of one rank.
 #include <cstdio>
 #include <pscan/pscan.hpp>
 #include <vector>
+#if defined(PSCAN_HAS_DISTRIBUTED)
+#include <pscan/distributed.hpp>
+#endif
 
 int main() {
   const std::vector<int> in = {3, 1, 4, 1, 5, 9, 2, 6};
@@ -15,7 +18,7 @@ int main() {
     return 1;
   }
   std::puts("pscan_consumer: inclusive_scan ok");
-#if defined(MPI_VERSION)
+#if defined(PSCAN_HAS_DISTRIBUTED)
   MPI_Init(nullptr, nullptr);
   std::vector<int> distributed_out(in.size());
   pscan::inclusive_scan(pscan::distributed(MPI_COMM_SELF, pscan::seq), in.begin(), in.end(),

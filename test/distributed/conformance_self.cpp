@@ -2,6 +2,8 @@
 // is a communicator of one rank, so every case applies unchanged, through the distributed
 // backend's exchange and carry-in on every call.
 
+#include <pscan/distributed.hpp>
+
 #include "conformance/error_cases.hpp"
 #include "conformance/large_cases.hpp"
 #include "conformance/offsets_scan_cases.hpp"

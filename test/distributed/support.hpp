@@ -4,6 +4,8 @@
 // the expected result with pscan::seq, then compares its own slice. A fixture F is a conformance
 // fixture of the local policy (F::policy(), F::upload, F::download).
 
+#include <pscan/distributed.hpp>
+
 #include <mpi.h>
 
 #include <cstdint>
