@@ -7,7 +7,7 @@
 #include <pscan/pscan.hpp>
 
 #if !defined(PSCAN_HAS_DISTRIBUTED)
-#error "pscan::distributed: link the CMake target pscan::distributed (pscan built with PSCAN_ENABLE_MPI)"
+#error "pscan::distributed: link the CMake target pscan::distributed (pscan built with MPI)"
 #endif
 
 #include <pscan/distributed_backends.hpp>

@@ -5,9 +5,9 @@
 // earlier stretch's block already runs), learning the stretch's carry by the decoupled look-back
 // over the stretches before it, and publishing what the stretches after it need:
 //  - up to a tile a block (inputs up to ~4M 4-byte elements on an H200): stretches of at most a
-//    tile, in whole warps' shares, spread over the blocks; the tile's total is the stretch's
-//    aggregate, published and looked back from within the segmented tile agent, as in the
-//    chained kernel;
+//    tile, in shares of two warps' at least, spread over the blocks; the tile's total is the
+//    stretch's aggregate, published and looked back from within the segmented tile agent, as in
+//    the chained kernel;
 //  - longer: stretches of whole tiles, one a block. The block first reduces its stretch's tail,
 //    from its last segment start (found in the offsets) to its end, all of it where none starts
 //    in it, and publishes it (a tail that begins a segment is its own inclusive prefix); then
@@ -18,7 +18,8 @@
 // (policy_base::synchronize): for short inputs, every block an equal share by index (those
 // without a stretch too); for long ones, each block the offsets of its own positions (bounds that
 // meet end to end, as neighbours compute the same ones; bounds out of order mean offsets out of
-// order, and that block names the first bad one of all), each tile an equal slice of them. Bad offsets never move a read or write outside [offsets[0], offsets[count-1])
+// order, and that block names the first bad one of all), each tile an equal slice of them. Bad
+// offsets never move a read or write outside [offsets[0], offsets[count-1])
 // (nothing at all when those two are bad).
 
 #include <cuda_chained/lookback.cuh>
@@ -175,17 +176,19 @@ __global__ void __launch_bounds__(
     const cuda_common::segmented_input<InIt, pscan::detail::offset_heads<OffIt>, Init> in{
         values + first, heads, init};
     if (tiles <= blocks) {
-      // Stretches of at most a tile, as many as blocks (in whole warps' shares of a tile: fewer
-      // for fewer elements). Every block checks an equal share of the offsets by index, those
-      // without a stretch too, so that the scanning ones check little.
+      // Stretches of at most a tile, as many as blocks, in shares of two warps' of a tile at
+      // least (fewer stretches for fewer elements: on an H200 one warp's share a block took
+      // 8.8-10.0 us at 2^14 int32, two 7.7-9.4, four 7.3-9.2 but 1 us more at 2^18). Every
+      // block checks an equal share of the offsets by index, those without a stretch too, so
+      // that the scanning ones check little.
       const std::int64_t from = count * k / blocks;
       const std::int64_t to = count * (k + 1) / blocks;
       if (__syncthreads_or(offsets_decrease<block::threads>(offsets, from, to))) {
         cuda_common::report_first_bad_offset<block::threads>(offsets, from, to, report);
       }
-      constexpr std::int64_t warp_items = std::int64_t{cuda_common::warp_threads} * cfg::scan_items;
+      constexpr std::int64_t share = std::int64_t{2} * cuda_common::warp_threads * cfg::scan_items;
       const std::int64_t piece =
-          cuda_common::ceil_div(cuda_common::ceil_div(n, blocks), warp_items) * warp_items;
+          cuda_common::ceil_div(cuda_common::ceil_div(n, blocks), share) * share;
       const std::int64_t pieces = max(std::int64_t{1}, cuda_common::ceil_div(n, piece));
       if (k < pieces) {
         scan_one_tile_stretch<block, Exclusive>(in, min(n, (k + 1) * piece), k * piece,

@@ -31,8 +31,9 @@ inline constexpr bool reports_offsets_later_v<P, std::void_t<decltype(std::declv
 template <class P, class = void>
 inline constexpr bool scans_offsets_unwaited_v = false;
 template <class P>
-inline constexpr bool scans_offsets_unwaited_v<P, std::void_t<decltype(P::sizes_offsets_on_device)>> =
-    P::sizes_offsets_on_device;
+inline constexpr bool
+    scans_offsets_unwaited_v<P, std::void_t<decltype(P::sizes_offsets_on_device)>> =
+        P::sizes_offsets_on_device;
 
 }  // namespace conformance
 

@@ -290,7 +290,8 @@ struct asks_determinism<P, std::void_t<decltype(P::is_deterministic)>> {
 template <class T>
 std::int64_t chained_tile_items() {
   return pscan::cuda_common::with_build([](auto build) {
-    return std::int64_t{pscan::cuda_chained_backend::tuning<T, decltype(build)::target>::tile_items};
+    using cfg = pscan::cuda_chained_backend::tuning<T, decltype(build)::target>;
+    return std::int64_t{cfg::tile_items};
   });
 }
 
@@ -360,7 +361,8 @@ TEST_CASE_TEMPLATE("scans by offsets returning nothing report the first bad offs
             std::max<std::int64_t>(2, conformance::capped(elements) / (mean + 1));
         const std::vector<std::int64_t> good = random_offsets(random, segments, mean);
         auto values = Fixture::upload(conformance::make_values<K>(random, good.back()));
-        auto out = Fixture::upload(std::vector<std::int32_t>(static_cast<std::size_t>(good.back())));
+        auto out =
+            Fixture::upload(std::vector<std::int32_t>(static_cast<std::size_t>(good.back())));
         const auto p = Fixture::policy();
         const auto scan = [&](const std::vector<std::int64_t>& offsets) {
           auto offs = Fixture::upload(offsets);
