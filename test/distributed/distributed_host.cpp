@@ -1,20 +1,17 @@
 // pscan::distributed over the CPU policies (every host backend's test fixtures as local policies),
-// run by mpirun on 1 to 4 ranks; plus what only host code can do: an operator that throws.
+// run by mpirun on 1 to 4 ranks: the scans and bad input (the segmented families are in
+// distributed_host_segmented.cpp); plus what only host code can do: an operator that throws.
 
 #include <stdexcept>
 
 #include "error_cases.hpp"
 #include "host_memory.hpp"
 #include "scan_cases.hpp"
-#include "reduce_by_key_cases.hpp"
-#include "segmented_cases.hpp"
 
 // The fixtures of the policies the CPU backends list (test/CMakeLists.txt writes it).
 #include "host_fixtures.hpp"
 
 DISTRIBUTED_SCAN_CASES(HOST_FIXTURES);
-DISTRIBUTED_SEGMENTED_CASES(HOST_FIXTURES);
-DISTRIBUTED_REDUCE_BY_KEY_CASES(HOST_FIXTURES);
 DISTRIBUTED_ERROR_CASES(HOST_FIXTURES);
 
 namespace {
