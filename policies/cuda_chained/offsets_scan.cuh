@@ -188,8 +188,8 @@ __global__ void __launch_bounds__(
       }
       constexpr std::int64_t share = std::int64_t{2} * cuda_common::warp_threads * cfg::scan_items;
       const std::int64_t piece =
-          cuda_common::ceil_div(cuda_common::ceil_div(n, blocks), share) * share;
-      const std::int64_t pieces = max(std::int64_t{1}, cuda_common::ceil_div(n, piece));
+          max(share, cuda_common::ceil_div(cuda_common::ceil_div(n, blocks), share) * share);
+      const std::int64_t pieces = cuda_common::ceil_div(n, piece);  // none for no elements
       if (k < pieces) {
         scan_one_tile_stretch<block, Exclusive>(in, min(n, (k + 1) * piece), k * piece,
                                                 out + first, lifted, state, k, k + 1 == pieces,
