@@ -140,116 +140,112 @@ __device__ __noinline__ void scan_one_tile_stretch(In in, std::int64_t n, std::i
 // Segment s is values[offsets[s] .. offsets[s+1]) for s < count - 1 (count >= 2); out gets its
 // scan in the same positions (Exclusive: init at every segment start). Op: the user's operator
 // over T, the accumulator.
-template <class Build, bool Exclusive, class T, class InIt, class OffIt, class OutIt, class Init,
+template <class Archs, bool Exclusive, class T, class InIt, class OffIt, class OutIt, class Init,
           class Op>
 __global__ void __launch_bounds__(
-    offsets_scan_block<Build::target, T>::threads,
-    cuda_common::min_blocks_hint<Build>(offsets_scan_block<Build::target, T>::min_blocks_per_sm,
-                                        offsets_scan_block<Build::target, T>::threads))
+    offsets_scan_block<cuda_common::compiled_target, T>::threads,
+    cuda_common::min_blocks_hint(offsets_scan_block<cuda_common::compiled_target, T>::min_blocks_per_sm,
+                                        offsets_scan_block<cuda_common::compiled_target, T>::threads))
     offsets_scan_kernel(InIt values, OffIt offsets, std::int64_t count, OutIt out, Init init,
                         Op op, tile_state<pscan::detail::flagged<T>> state,
                         unsigned long long* report) {
-  if constexpr (cuda_common::compiling<Build>) {
-    using block = offsets_scan_block<Build::target, T>;
-    using A = typename block::A;
-    using cfg = typename block::cfg;
-    constexpr int tile_items = block::tile::tile_items;
-    __shared__ typename block::tile::storage storage;
-    __shared__ cuda_common::uninitialized_array<A, 1> looked_back;
-    __shared__ std::int64_t searched[2];
-    __shared__ std::uint32_t ticket;
-    const pscan::detail::lifted_op<Op> lifted{op};
+  using block = offsets_scan_block<cuda_common::compiled_target, T>;
+  using A = typename block::A;
+  using cfg = typename block::cfg;
+  constexpr int tile_items = block::tile::tile_items;
+  __shared__ typename block::tile::storage storage;
+  __shared__ cuda_common::uninitialized_array<A, 1> looked_back;
+  __shared__ std::int64_t searched[2];
+  __shared__ std::uint32_t ticket;
+  const pscan::detail::lifted_op<Op> lifted{op};
 
-    const auto first = static_cast<std::int64_t>(offsets[0]);
-    const auto last = static_cast<std::int64_t>(offsets[count - 1]);
-    if (threadIdx.x == 0) ticket = state.draw_ticket(gridDim.x);
-    __syncthreads();
-    const std::int64_t k = ticket;
-    if (first < 0 || last < first) {  // no element is read; one block names the first bad offset
-      if (k == 0) cuda_common::report_first_bad_offset<block::threads>(offsets, 0, count, report);
-      return;
+  const auto first = static_cast<std::int64_t>(offsets[0]);
+  const auto last = static_cast<std::int64_t>(offsets[count - 1]);
+  if (threadIdx.x == 0) ticket = state.draw_ticket(gridDim.x);
+  __syncthreads();
+  const std::int64_t k = ticket;
+  if (first < 0 || last < first) {  // no element is read; one block names the first bad offset
+    if (k == 0) cuda_common::report_first_bad_offset<block::threads>(offsets, 0, count, report);
+    return;
+  }
+  const std::int64_t n = last - first;
+  const std::int64_t tiles = cuda_common::ceil_div<std::int64_t>(n, tile_items);
+  const std::int64_t blocks = gridDim.x;
+  const pscan::detail::offset_heads<OffIt> heads{offsets, count, first};
+  const cuda_common::segmented_input<InIt, pscan::detail::offset_heads<OffIt>, Init> in{
+      values + first, heads, init};
+  if (tiles <= blocks) {
+    // Stretches of at most a tile, as many as blocks, in shares of two warps' of a tile at
+    // least (fewer stretches for fewer elements: on an H200 one warp's share a block took
+    // 8.8-10.0 us at 2^14 int32, two 7.7-9.4, four 7.3-9.2 but 1 us more at 2^18). Every
+    // block checks an equal share of the offsets by index, those without a stretch too, so
+    // that the scanning ones check little.
+    const std::int64_t from = count * k / blocks;
+    const std::int64_t to = count * (k + 1) / blocks;
+    if (__syncthreads_or(offsets_decrease<block::threads>(offsets, from, to))) {
+      cuda_common::report_first_bad_offset<block::threads>(offsets, from, to, report);
     }
-    const std::int64_t n = last - first;
-    const std::int64_t tiles = cuda_common::ceil_div<std::int64_t>(n, tile_items);
-    const std::int64_t blocks = gridDim.x;
-    const pscan::detail::offset_heads<OffIt> heads{offsets, count, first};
-    const cuda_common::segmented_input<InIt, pscan::detail::offset_heads<OffIt>, Init> in{
-        values + first, heads, init};
-    if (tiles <= blocks) {
-      // Stretches of at most a tile, as many as blocks, in shares of two warps' of a tile at
-      // least (fewer stretches for fewer elements: on an H200 one warp's share a block took
-      // 8.8-10.0 us at 2^14 int32, two 7.7-9.4, four 7.3-9.2 but 1 us more at 2^18). Every
-      // block checks an equal share of the offsets by index, those without a stretch too, so
-      // that the scanning ones check little.
-      const std::int64_t from = count * k / blocks;
-      const std::int64_t to = count * (k + 1) / blocks;
-      if (__syncthreads_or(offsets_decrease<block::threads>(offsets, from, to))) {
-        cuda_common::report_first_bad_offset<block::threads>(offsets, from, to, report);
-      }
-      constexpr std::int64_t share = std::int64_t{2} * cuda_common::warp_threads * cfg::scan_items;
-      const std::int64_t piece =
-          max(share, cuda_common::ceil_div(cuda_common::ceil_div(n, blocks), share) * share);
-      const std::int64_t pieces = cuda_common::ceil_div(n, piece);  // none for no elements
-      if (k < pieces) {
-        scan_one_tile_stretch<block, Exclusive>(in, min(n, (k + 1) * piece), k * piece,
-                                                out + first, lifted, state, k, k + 1 == pieces,
-                                                storage, looked_back[0]);
-      }
-      return;
+    constexpr std::int64_t share = std::int64_t{2} * cuda_common::warp_threads * cfg::scan_items;
+    const std::int64_t piece =
+        max(share, cuda_common::ceil_div(cuda_common::ceil_div(n, blocks), share) * share);
+    const std::int64_t pieces = cuda_common::ceil_div(n, piece);  // none for no elements
+    if (k < pieces) {
+      scan_one_tile_stretch<block, Exclusive>(in, min(n, (k + 1) * piece), k * piece,
+                                              out + first, lifted, state, k, k + 1 == pieces,
+                                              storage, looked_back[0]);
     }
-    const std::int64_t stretches = min(blocks, tiles);
-    const bool is_final = k + 1 == stretches;
+    return;
+  }
+  const std::int64_t stretches = min(blocks, tiles);
+  const bool is_final = k + 1 == stretches;
 
-    // Longer stretches, k's the tiles [t0, t1). The tail (from the stretch's last segment start,
-    // found in its offsets, to its end; all of it without one) is what the stretches after it
-    // need, reduced first. The offsets of the stretch's positions are bounds[0 .. 1) (the final
-    // stretch's run to the last offset): ranges that meet end to end, as neighbours compute the
-    // same bound.
-    const std::int64_t t0 = tiles * k / stretches;
-    const std::int64_t t1 = tiles * (k + 1) / stretches;
-    const std::int64_t s0 = t0 * tile_items;
-    const std::int64_t s1 = min(t1 * tile_items, n);
-    std::int64_t bounds[2];
-    block_offsets_from(heads, {s0, is_final ? std::int64_t{-1} : s1}, bounds, searched);
-    A tail{};
-    if (!is_final) {
-      const std::int64_t h = bounds[1] > 0
-                                 ? static_cast<std::int64_t>(offsets[bounds[1] - 1]) - first
-                                 : std::int64_t{-1};
-      const std::int64_t tail_first = h >= s0 && h < s1 ? h : s0;
-      for (std::int64_t c = tail_first; c < s1; c += tile_items) {
-        const A part = block::tile::template reduce<Exclusive>(
-            in + c, cuda_common::valid_items(s1, c, tile_items), lifted, storage);
-        tail = c == tail_first ? part : static_cast<A>(lifted(tail, part));
-        __syncthreads();  // the agent's storage is reused
-      }
-    }
-    cuda_common::tile_carry<A> carry =
-        stretch_carry<cfg>(state, k, is_final, tail, lifted, looked_back[0]);
-    // Each tile checks an equal slice of the stretch's offsets: for even segments about those its
-    // positions hold, which its agent has just read (any slices that meet end to end would do).
-    bool bad = false;
-    for (std::int64_t t = t0; t < t1; ++t) {
-      block::tile::template run_at<Exclusive>(
-          in, n, t * tile_items, out + first, lifted, storage, [&](const A& total) {
-            const cuda_common::tile_carry<A> before = carry;
-            carry = {true, carry.has ? static_cast<A>(lifted(carry.value, total)) : total};
-            return before;
-          });
-      const std::int64_t span = bounds[1] - bounds[0];
-      bad |= offsets_decrease<block::threads>(offsets, bounds[0] + span * (t - t0) / (t1 - t0),
-                                              bounds[0] + span * (t + 1 - t0) / (t1 - t0));
+  // Longer stretches, k's the tiles [t0, t1). The tail (from the stretch's last segment start,
+  // found in its offsets, to its end; all of it without one) is what the stretches after it
+  // need, reduced first. The offsets of the stretch's positions are bounds[0 .. 1) (the final
+  // stretch's run to the last offset): ranges that meet end to end, as neighbours compute the
+  // same bound.
+  const std::int64_t t0 = tiles * k / stretches;
+  const std::int64_t t1 = tiles * (k + 1) / stretches;
+  const std::int64_t s0 = t0 * tile_items;
+  const std::int64_t s1 = min(t1 * tile_items, n);
+  std::int64_t bounds[2];
+  block_offsets_from(heads, {s0, is_final ? std::int64_t{-1} : s1}, bounds, searched);
+  A tail{};
+  if (!is_final) {
+    const std::int64_t h = bounds[1] > 0
+                               ? static_cast<std::int64_t>(offsets[bounds[1] - 1]) - first
+                               : std::int64_t{-1};
+    const std::int64_t tail_first = h >= s0 && h < s1 ? h : s0;
+    for (std::int64_t c = tail_first; c < s1; c += tile_items) {
+      const A part = block::tile::template reduce<Exclusive>(
+          in + c, cuda_common::valid_items(s1, c, tile_items), lifted, storage);
+      tail = c == tail_first ? part : static_cast<A>(lifted(tail, part));
       __syncthreads();  // the agent's storage is reused
     }
-    // The block's first bad offset; where its bounds ran backwards (offsets out of order
-    // somewhere), the first of all.
-    if (__syncthreads_or(bad)) {
-      const bool inverted = bounds[0] > bounds[1];
-      cuda_common::report_first_bad_offset<block::threads>(offsets, inverted ? 0 : bounds[0],
-                                                           inverted ? count : bounds[1], report);
-    }
-  } else {
-    __trap();
+  }
+  cuda_common::tile_carry<A> carry =
+      stretch_carry<cfg>(state, k, is_final, tail, lifted, looked_back[0]);
+  // Each tile checks an equal slice of the stretch's offsets: for even segments about those its
+  // positions hold, which its agent has just read (any slices that meet end to end would do).
+  bool bad = false;
+  for (std::int64_t t = t0; t < t1; ++t) {
+    block::tile::template run_at<Exclusive>(
+        in, n, t * tile_items, out + first, lifted, storage, [&](const A& total) {
+          const cuda_common::tile_carry<A> before = carry;
+          carry = {true, carry.has ? static_cast<A>(lifted(carry.value, total)) : total};
+          return before;
+        });
+    const std::int64_t span = bounds[1] - bounds[0];
+    bad |= offsets_decrease<block::threads>(offsets, bounds[0] + span * (t - t0) / (t1 - t0),
+                                            bounds[0] + span * (t + 1 - t0) / (t1 - t0));
+    __syncthreads();  // the agent's storage is reused
+  }
+  // The block's first bad offset; where its bounds ran backwards (offsets out of order
+  // somewhere), the first of all.
+  if (__syncthreads_or(bad)) {
+    const bool inverted = bounds[0] > bounds[1];
+    cuda_common::report_first_bad_offset<block::threads>(offsets, inverted ? 0 : bounds[0],
+                                                         inverted ? count : bounds[1], report);
   }
 }
 
@@ -260,17 +256,19 @@ namespace pscan::cuda_common {
 // A deterministic policy over an operator whose grouping changes the bits is declined: the
 // stretches' look-back groups as timing has it, the chained kernel's tree does not.
 template <>
-template <class Build, bool Exclusive, class InIt, class OffIt, class OutIt, class Init, class Op>
-bool kernels<cuda_chained_backend::policy>::scan_by_offsets(const cuda_chained_backend::policy& p,
-                                                            InIt values, OffIt offsets,
-                                                            std::int64_t count, OutIt out,
-                                                            const Init& init, Op op) {
+template <class Build, bool Exclusive, class P, class InIt, class OffIt, class OutIt, class Init,
+          class Op>
+bool kernels<cuda_chained_backend::chained>::scan_by_offsets(const P& p, InIt values,
+                                                             OffIt offsets, std::int64_t count,
+                                                             OutIt out, const Init& init, Op op) {
   using namespace cuda_chained_backend;
   using T = segmented_value_t<InIt, Init>;
   using A = pscan::detail::flagged<T>;
   using block = offsets_scan_block<Build::target, T>;
-  if (p.is_deterministic && !grouping_free_v<A, pscan::detail::lifted_op<Op>>) return false;
-  const auto kernel = &offsets_scan_kernel<Build, Exclusive, T, InIt, OffIt, OutIt, Init, Op>;
+  if constexpr (P::is_deterministic && !grouping_free_v<A, pscan::detail::lifted_op<Op>>) {
+    return false;
+  }
+  const auto kernel = &offsets_scan_kernel<typename Build::archs, Exclusive, T, InIt, OffIt, OutIt, Init, Op>;
   prefer_shared_memory(reinterpret_cast<const void*>(kernel));  // tiles live there
   // One wave: the element count is the device's to read.
   const device_info& device = current_device_info();

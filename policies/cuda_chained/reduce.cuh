@@ -28,33 +28,29 @@
 namespace pscan::cuda_chained_backend {
 namespace impl {
 
-template <class Build, class A, class InIt, class Op, class Sink, class Init>
-__global__ void __launch_bounds__(tuning<A, Build::target>::reduce_threads)
+template <class Archs, class A, class InIt, class Op, class Sink, class Init>
+__global__ void __launch_bounds__(tuning<A, cuda_common::compiled_target>::reduce_threads)
     reduce_kernel(InIt first, std::int64_t n, Init init, Op op, tile_counters* counters,
                   A* partials, Sink result) {
-  if constexpr (cuda_common::compiling<Build>) {
-    using cfg = tuning<A, Build::target>;
-    using range = cuda_common::block_range_reduce<A, cfg::reduce_threads, cfg::reduce_items>;
-    __shared__ typename range::storage storage;
-    __shared__ bool is_last;
-    bool has_total;  // true: the host launches at most one block per block step
-    const A share = range::reduce_block_share(first, n, op, storage, has_total);
-    if (threadIdx.x == 0) {
-      partials[blockIdx.x] = share;
-      __threadfence();  // release the partial before counting this block done
-      is_last = atomicAdd(&counters->done, 1u) == gridDim.x - 1;
-      if (is_last) {
-        atomicExch(&counters->done, 0u);
-        __threadfence();  // acquire: every partial is visible from here on
-      }
+  using cfg = tuning<A, cuda_common::compiled_target>;
+  using range = cuda_common::block_range_reduce<A, cfg::reduce_threads, cfg::reduce_items>;
+  __shared__ typename range::storage storage;
+  __shared__ bool is_last;
+  bool has_total;  // true: the host launches at most one block per block step
+  const A share = range::reduce_block_share(first, n, op, storage, has_total);
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = share;
+    __threadfence();  // release the partial before counting this block done
+    is_last = atomicAdd(&counters->done, 1u) == gridDim.x - 1;
+    if (is_last) {
+      atomicExch(&counters->done, 0u);
+      __threadfence();  // acquire: every partial is visible from here on
     }
-    __syncthreads();  // also ends every thread's use of `storage` by the first reduction
-    if (!is_last) return;
-    const A all = range::reduce(partials, static_cast<int>(gridDim.x), op, storage, has_total);
-    if (threadIdx.x == 0) result.publish(static_cast<A>(op(static_cast<const A&>(init), all)));
-  } else {
-    __trap();
   }
+  __syncthreads();  // also ends every thread's use of `storage` by the first reduction
+  if (!is_last) return;
+  const A all = range::reduce(partials, static_cast<int>(gridDim.x), op, storage, has_total);
+  if (threadIdx.x == 0) result.publish(static_cast<A>(op(static_cast<const A&>(init), all)));
 }
 
 }  // namespace impl
@@ -66,16 +62,15 @@ namespace pscan::cuda_common {
 // The sink is made right before the launch: a host_result slot is taken only once nothing else
 // can throw.
 template <>
-template <class Build, class InIt, class Init, class Op, class MakeSink>
-auto kernels<cuda_chained_backend::policy>::reduce(const cuda_chained_backend::policy& p,
-                                                   InIt first, std::int64_t n, const Init& init,
-                                                   Op op, MakeSink make_sink) {
+template <class Build, class P, class InIt, class Init, class Op, class MakeSink>
+auto kernels<cuda_chained_backend::chained>::reduce(const P& p, InIt first, std::int64_t n,
+                                                    const Init& init, Op op, MakeSink make_sink) {
   using namespace cuda_chained_backend;
   using A = pscan::detail::init_value_t<Init>;
   using sink_type = decltype(make_sink());
   using cfg = tuning<A, Build::target>;
   using range = cuda_common::block_range_reduce<A, cfg::reduce_threads, cfg::reduce_items>;
-  const auto kernel = &impl::reduce_kernel<Build, A, InIt, Op, sink_type, Init>;
+  const auto kernel = &impl::reduce_kernel<typename Build::archs, A, InIt, Op, sink_type, Init>;
   const std::int64_t blocks =
       cuda_common::share_blocks<range>(reinterpret_cast<const void*>(kernel), n);
   if (blocks == 1) {  // a small call: no scratch, no lease

@@ -34,20 +34,19 @@ namespace pscan::cuda_chained_backend {
 namespace impl {
 
 // The chained kernel over tiles of ITEMS items per thread.
-template <class Build, int ITEMS, bool Exclusive, bool HasInit, class Init, class InIt,
+template <class Build, int ITEMS, bool Exclusive, bool HasInit, class P, class Init, class InIt,
           class OutIt, class Op>
-void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const Init& init,
-                  Op op) {
+void chained_scan(const P& p, InIt first, std::int64_t n, OutIt out, const Init& init, Op op) {
   using A = pscan::detail::init_value_t<Init>;
-  using block = chained_block_for<Build, A, ITEMS, InIt>;
+  using block = chained_block_for<Build::target, A, ITEMS, InIt>;
   const std::int64_t tiles = cuda_common::ceil_div<std::int64_t>(n, block::tile::tile_items);
   // Tile ids are 32-bit tickets, the grid is one-dimensional, the tree has at most 5 levels: all
   // far beyond any GPU's memory.
   if (static_cast<std::uint64_t>(tiles) >= tree_max_tiles) {
     throw invalid_argument("pscan::cuda_chained: " + std::to_string(n) + " elements is too many");
   }
-  constexpr bool may_need_tree = !cuda_common::grouping_free_v<A, Op>;
-  const bool tree = may_need_tree && p.is_deterministic;
+  // The tree where the policy asks for determinism and the grouping changes the bits.
+  constexpr bool tree = P::is_deterministic && !cuda_common::grouping_free_v<A, Op>;
   const std::uint64_t entries = tree ? tree_entries(tiles) : tiles;
   cuda_common::call_scratch scratch(p, tile_state<A>::buffer_bytes(entries), tile_state<A>::layout);
   const tile_state<A> state(scratch.data(), scratch.epoch());
@@ -57,15 +56,14 @@ void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const 
         first, n, out, init, op, state, static_cast<std::uint32_t>(tiles));
     PSCAN_CUDA_CHECK_LAUNCH();
   };
-  if constexpr (may_need_tree) {
-    if (tree) {
-      return with_tree_levels(tiles, [&](auto levels) {
-        launch(&chained_scan_kernel<Build, Exclusive, HasInit, levels, ITEMS, A, InIt, OutIt, Op,
-                                    Init>);
-      });
-    }
+  if constexpr (tree) {
+    with_tree_levels(tiles, [&](auto levels) {
+      launch(&chained_scan_kernel<typename Build::archs, Exclusive, HasInit, levels, ITEMS, A, InIt, OutIt, Op,
+                                  Init>);
+    });
+  } else {
+    launch(&chained_scan_kernel<typename Build::archs, Exclusive, HasInit, 0, ITEMS, A, InIt, OutIt, Op, Init>);
   }
-  launch(&chained_scan_kernel<Build, Exclusive, HasInit, 0, ITEMS, A, InIt, OutIt, Op, Init>);
 }
 
 // The cluster kernel over tiles of ITEMS items a thread; false (nothing launched) when those
@@ -73,14 +71,14 @@ void chained_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const 
 // hold in one cluster.
 template <class Build, int ITEMS, bool Exclusive, bool HasInit, class Init, class InIt,
           class OutIt, class Op>
-bool cluster_scan(const policy& p, InIt first, std::int64_t n, OutIt out, const Init& init,
-                  Op op) {
+bool cluster_scan(const cuda_common::policy_state& p, InIt first, std::int64_t n, OutIt out,
+                  const Init& init, Op op) {
   using A = pscan::detail::init_value_t<Init>;
   using cfg = tuning<A, Build::target>;
   const std::int64_t tiles = cuda_common::ceil_div(n, std::int64_t{cfg::scan_threads} * ITEMS);
   if (tiles > cfg::max_cluster_tiles) return false;
   const auto kernel =
-      &cluster_scan_kernel<Build, Exclusive, HasInit, ITEMS, A, InIt, OutIt, Op, Init>;
+      &cluster_scan_kernel<typename Build::archs, Exclusive, HasInit, ITEMS, A, InIt, OutIt, Op, Init>;
   if (tiles >
       cuda_common::max_cluster_blocks(reinterpret_cast<const void*>(kernel), cfg::scan_threads)) {
     return false;
@@ -117,16 +115,16 @@ namespace pscan::cuda_common {
 // Init: a value of the accumulator type, or a deferred init (read in the kernel) of that type.
 // Register tiles take plain inputs only; a segmented input goes to the chained kernel.
 template <>
-template <class Build, bool Exclusive, bool HasInit, class InIt, class OutIt, class Init, class Op>
-void kernels<cuda_chained_backend::policy>::scan(const cuda_chained_backend::policy& p, InIt first,
-                                                 std::int64_t n, OutIt out, const Init& init,
-                                                 Op op) {
+template <class Build, bool Exclusive, bool HasInit, class P, class InIt, class OutIt, class Init,
+          class Op>
+void kernels<cuda_chained_backend::chained>::scan(const P& p, InIt first, std::int64_t n,
+                                                  OutIt out, const Init& init, Op op) {
   using namespace cuda_chained_backend;
   using A = pscan::detail::init_value_t<Init>;
   if constexpr (!cuda_common::is_segmented_input_v<InIt>) {
     using cfg = tuning<A, Build::target>;
     if (n <= cfg::register_tile_items) {
-      single_block_scan_kernel<Build, Exclusive, HasInit, A>
+      single_block_scan_kernel<typename Build::archs, Exclusive, HasInit, A>
           <<<1, cfg::scan_threads, 0, p.stream>>>(first, n, out, init, op);
       PSCAN_CUDA_CHECK_LAUNCH();
       return;

@@ -57,9 +57,8 @@ struct chained_block<Target, A, ITEMS, true> : chained_block<Target, A, ITEMS> {
   static constexpr int min_blocks_per_sm =
       tuning<typename tile::T, Target>::segmented_min_blocks_per_sm;
 };
-template <class Build, class A, int ITEMS, class InIt>
-using chained_block_for =
-    chained_block<Build::target, A, ITEMS, cuda_common::is_segmented_input_v<InIt>>;
+template <cuda_common::target Target, class A, int ITEMS, class InIt>
+using chained_block_for = chained_block<Target, A, ITEMS, cuda_common::is_segmented_input_v<InIt>>;
 
 // The one-block and cluster kernels' tiles, in registers.
 template <cuda_common::target Target, class A, int ITEMS = tuning<A, Target>::register_items>
@@ -91,125 +90,116 @@ __device__ void lookback_carry(const tile_state<A>& state, std::uint32_t tile, s
   }
 }
 
-template <class Build, bool Exclusive, bool HasInit, int TreeLevels, int ITEMS, class A,
+template <class Archs, bool Exclusive, bool HasInit, int TreeLevels, int ITEMS, class A,
           class InIt, class OutIt, class Op, class Init>
 __global__ void __launch_bounds__(
-    chained_block_for<Build, A, ITEMS, InIt>::threads,
-    cuda_common::min_blocks_hint<Build>(chained_block_for<Build, A, ITEMS, InIt>::min_blocks_per_sm,
-                                 chained_block_for<Build, A, ITEMS, InIt>::threads))
+    (chained_block_for<cuda_common::compiled_target, A, ITEMS, InIt>::threads),
+    cuda_common::min_blocks_hint(
+        chained_block_for<cuda_common::compiled_target, A, ITEMS, InIt>::min_blocks_per_sm,
+        chained_block_for<cuda_common::compiled_target, A, ITEMS, InIt>::threads))
     chained_scan_kernel(InIt first, std::int64_t n, OutIt out, Init init, Op op,
                         tile_state<A> state, std::uint32_t tiles) {
-  if constexpr (cuda_common::compiling<Build>) {
-    using cfg = tuning<A, Build::target>;
-    using block = chained_block_for<Build, A, ITEMS, InIt>;
-    constexpr bool deterministic = TreeLevels > 0;
-    constexpr int tile_items = block::tile::tile_items;
-    __shared__ typename block::tile::storage storage;
-    __shared__ cuda_common::uninitialized_array<A, 1> carry_value;
-    __shared__ bool carry_has;
-    __shared__ std::uint32_t tile_id;
+  using cfg = tuning<A, cuda_common::compiled_target>;
+  using block = chained_block_for<cuda_common::compiled_target, A, ITEMS, InIt>;
+  constexpr bool deterministic = TreeLevels > 0;
+  constexpr int tile_items = block::tile::tile_items;
+  __shared__ typename block::tile::storage storage;
+  __shared__ cuda_common::uninitialized_array<A, 1> carry_value;
+  __shared__ bool carry_has;
+  __shared__ std::uint32_t tile_id;
 
-    if (threadIdx.x == 0) tile_id = state.draw_ticket(tiles);
-    __syncthreads();
-    const std::uint32_t tile = tile_id;
+  if (threadIdx.x == 0) tile_id = state.draw_ticket(tiles);
+  __syncthreads();
+  const std::uint32_t tile = tile_id;
 
-    if (cuda_common::warp_id() == block::lookback_warp) {
-      lookback_carry<Build::target, HasInit, TreeLevels>(
-          state, tile, tiles, init, op, backoff{cfg::backoff_min_ns, cfg::backoff_max_ns},
-          [&](const cuda_common::tile_carry<A>& c) {
-            if (cuda_common::lane_id() == 0) {
-              carry_has = c.has;
-              carry_value[0] = c.value;
-            }
-            block::carry_ready::arrive();
-          });
-      return;
+  if (cuda_common::warp_id() == block::lookback_warp) {
+    lookback_carry<cuda_common::compiled_target, HasInit, TreeLevels>(
+        state, tile, tiles, init, op, backoff{cfg::backoff_min_ns, cfg::backoff_max_ns},
+        [&](const cuda_common::tile_carry<A>& c) {
+          if (cuda_common::lane_id() == 0) {
+            carry_has = c.has;
+            carry_value[0] = c.value;
+          }
+          block::carry_ready::arrive();
+        });
+    return;
+  }
+
+  // Data warps. Successors wait on this tile's aggregate (the tree's node (0, tile)): it goes
+  // out before anything waits; the inclusive prefix follows once the carry is in.
+  auto carry_of = [&](const A& total) {
+    const bool publisher = threadIdx.x == 0;
+    // A segmented tile whose total starts a segment needs nothing from its left: its inclusive
+    // prefix is its aggregate, published as such at once.
+    bool own_prefix = false;
+    if constexpr (!deterministic && cuda_common::is_segmented_input_v<InIt>)
+      own_prefix = block::tile::own_prefix(total);
+    if (publisher && (deterministic || tile > 0 || own_prefix)) {
+      state.publish(tile, total, own_prefix ? tile_status::prefix : tile_status::aggregate);
     }
-
-    // Data warps. Successors wait on this tile's aggregate (the tree's node (0, tile)): it goes
-    // out before anything waits; the inclusive prefix follows once the carry is in.
-    auto carry_of = [&](const A& total) {
-      const bool publisher = threadIdx.x == 0;
-      // A segmented tile whose total starts a segment needs nothing from its left: its inclusive
-      // prefix is its aggregate, published as such at once.
-      bool own_prefix = false;
-      if constexpr (!deterministic && cuda_common::is_segmented_input_v<InIt>)
-        own_prefix = block::tile::own_prefix(total);
-      if (publisher && (deterministic || tile > 0 || own_prefix)) {
-        state.publish(tile, total, own_prefix ? tile_status::prefix : tile_status::aggregate);
-      }
-      block::carry_ready::sync();
-      const cuda_common::tile_carry<A> carry{carry_has, carry_value[0]};
-      if (!deterministic && publisher && !own_prefix) {
-        state.publish(tile, carry.has ? static_cast<A>(op(carry.value, total)) : total,
-                      tile_status::prefix);
-      }
-      return carry;
-    };
-    const std::int64_t offset = std::int64_t{tile} * tile_items;
-    const int valid = cuda_common::valid_items(n, offset, tile_items);
-    block::tile::template run<Exclusive>(first + offset, out + offset, valid, op, storage,
-                                         carry_of);
-  } else {
-    __trap();
-  }
+    block::carry_ready::sync();
+    const cuda_common::tile_carry<A> carry{carry_has, carry_value[0]};
+    if (!deterministic && publisher && !own_prefix) {
+      state.publish(tile, carry.has ? static_cast<A>(op(carry.value, total)) : total,
+                    tile_status::prefix);
+    }
+    return carry;
+  };
+  const std::int64_t offset = std::int64_t{tile} * tile_items;
+  const int valid = cuda_common::valid_items(n, offset, tile_items);
+  block::tile::template run<Exclusive>(first + offset, out + offset, valid, op, storage,
+                                       carry_of);
 }
 
-template <class Build, bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op,
+template <class Archs, bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op,
           class Init>
-__global__ void __launch_bounds__(tuning<A, Build::target>::scan_threads)
+__global__ void __launch_bounds__(tuning<A, cuda_common::compiled_target>::scan_threads)
     single_block_scan_kernel(InIt first, std::int64_t n, OutIt out, Init init, Op op) {
-  if constexpr (cuda_common::compiling<Build>) {
-    using agent = register_tile<Build::target, A>;
-    __shared__ typename agent::storage storage;
-    const pscan::detail::kept_init_t<Init> init_value = static_cast<const A&>(init);
-    agent::template run_at<Exclusive>(first, n, 0, out, op, storage, [&](const A&) {
-      return cuda_common::tile_carry<A>{HasInit, init_value};
-    });
-  } else {
-    __trap();
-  }
+  using agent = register_tile<cuda_common::compiled_target, A>;
+  __shared__ typename agent::storage storage;
+  const pscan::detail::kept_init_t<Init> init_value = static_cast<const A&>(init);
+  agent::template run_at<Exclusive>(first, n, 0, out, op, storage, [&](const A&) {
+    return cuda_common::tile_carry<A>{HasInit, init_value};
+  });
 }
 
-// Launched with one cluster of gridDim.x (<= 32) blocks of ITEMS items a thread, by the sm90
-// build only: thread block clusters need code compiled for sm_90 or later.
-template <class Build, bool Exclusive, bool HasInit, int ITEMS, class A, class InIt, class OutIt,
+// Launched with one cluster of gridDim.x (<= 32) blocks of ITEMS items a thread, where the
+// device runs code compiled for sm_90 or later: thread block clusters came with sm_90.
+template <class Archs, bool Exclusive, bool HasInit, int ITEMS, class A, class InIt, class OutIt,
           class Op, class Init>
-__global__ void __launch_bounds__(tuning<A, Build::target>::scan_threads)
+__global__ void __launch_bounds__(tuning<A, cuda_common::compiled_target>::scan_threads)
     cluster_scan_kernel(InIt first, std::int64_t n, OutIt out, Init init, Op op) {
-  if constexpr (cuda_common::compiling<Build> && Build::target == cuda_common::target::sm90) {
-    // False below sm_90, where cooperative_groups declares no clusters.
+  // Below sm_90 cooperative_groups declares no clusters.
 #if __CUDA_ARCH__ >= 900
-    using agent = register_tile<Build::target, A, ITEMS>;
-    const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
-    __shared__ typename agent::storage storage;
-    __shared__ cuda_common::uninitialized_array<A, 1> tile_total;
-    __shared__ cuda_common::uninitialized_array<A, 1> carry_value;
-    const int tile = static_cast<int>(cluster.block_rank());
-    auto carry_of = [&](const A& total) {
-      if (threadIdx.x == 0) tile_total[0] = total;
-      cluster.sync();  // every tile's total is out
-      if (cuda_common::warp_id() == 0 && tile > 0) {
-        const int lane = cuda_common::lane_id();
-        const A before = lane < tile ? *cluster.map_shared_rank(&tile_total[0], lane) : A{};
-        const A prefix = cuda_common::warp_range_reduce(before, 0, tile - 1, op);
-        if (lane == 0) {
-          carry_value[0] =
-              HasInit ? static_cast<A>(op(static_cast<const A&>(init), prefix)) : prefix;
-        }
+  using agent = register_tile<cuda_common::compiled_target, A, ITEMS>;
+  const cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
+  __shared__ typename agent::storage storage;
+  __shared__ cuda_common::uninitialized_array<A, 1> tile_total;
+  __shared__ cuda_common::uninitialized_array<A, 1> carry_value;
+  const int tile = static_cast<int>(cluster.block_rank());
+  auto carry_of = [&](const A& total) {
+    if (threadIdx.x == 0) tile_total[0] = total;
+    cluster.sync();  // every tile's total is out
+    if (cuda_common::warp_id() == 0 && tile > 0) {
+      const int lane = cuda_common::lane_id();
+      const A before = lane < tile ? *cluster.map_shared_rank(&tile_total[0], lane) : A{};
+      const A prefix = cuda_common::warp_range_reduce(before, 0, tile - 1, op);
+      if (lane == 0) {
+        carry_value[0] =
+            HasInit ? static_cast<A>(op(static_cast<const A&>(init), prefix)) : prefix;
       }
-      cluster.barrier_arrive();  // done reading the other blocks' shared memory
-      if (tile == 0) return cuda_common::tile_carry<A>{HasInit, static_cast<const A&>(init)};
-      __syncthreads();
-      return cuda_common::tile_carry<A>{true, carry_value[0]};
-    };
-    agent::template run_at<Exclusive>(first, n, std::int64_t{tile} * agent::tile_items, out, op,
-                                      storage, carry_of);
-    cluster.barrier_wait();  // a block's shared memory must outlive the other blocks' reads
+    }
+    cluster.barrier_arrive();  // done reading the other blocks' shared memory
+    if (tile == 0) return cuda_common::tile_carry<A>{HasInit, static_cast<const A&>(init)};
+    __syncthreads();
+    return cuda_common::tile_carry<A>{true, carry_value[0]};
+  };
+  agent::template run_at<Exclusive>(first, n, std::int64_t{tile} * agent::tile_items, out, op,
+                                    storage, carry_of);
+  cluster.barrier_wait();  // a block's shared memory must outlive the other blocks' reads
+#else
+  __trap();
 #endif
-  } else {
-    __trap();
-  }
 }
 
 }  // namespace pscan::cuda_chained_backend

@@ -156,42 +156,47 @@ __global__ void take_bad_offsets_report_kernel(unsigned long long* report,
   *taken = atomicExch(report, no_bad_offset);
 }
 
-// What a CUDA backend implements for its policy P: the launchers every algorithm of
-// cuda_common/algorithms/ runs, for build Build (target.cuh). Declared once here; each backend
-// defines them for its policy (its scan.cuh and reduce.cuh).
-template <class P>
+// What a CUDA backend implements: the launchers every algorithm of cuda_common/algorithms/ runs,
+// for build Build (target.cuh) and any policy P of the backend. Declared once here; each backend
+// defines them for the tag its policies name as P::backend (its scan.cuh and reduce.cuh).
+template <class Backend>
 struct kernels {
   // out[0 .. n) = the scan of first[0 .. n) (n > 0; a plain or a segmented input).
-  template <class Build, bool Exclusive, bool HasInit, class InIt, class OutIt, class Init,
-            class Op>
+  template <class Build, bool Exclusive, bool HasInit, class P, class InIt, class OutIt,
+            class Init, class Op>
   static void scan(const P& p, InIt first, std::int64_t n, OutIt out, const Init& init, Op op);
   // init op first[0] op ... op first[n - 1] (n > 0) into the sink make_sink() returns, which it
   // returns.
-  template <class Build, class InIt, class Init, class Op, class MakeSink>
+  template <class Build, class P, class InIt, class Init, class Op, class MakeSink>
   static auto reduce(const P& p, InIt first, std::int64_t n, const Init& init, Op op,
                      MakeSink make_sink);
   // Where P::sizes_offsets_on_device: the scan by offsets of values[offsets[0] ..
   // offsets[count - 1]) (count >= 2) into the same positions of out, sized on the device, the
   // offsets checked as they are read and bad ones reported to the device (no wait); false, with
   // nothing launched, for a call it leaves to the kernels sized on the host.
-  template <class Build, bool Exclusive, class InIt, class OffIt, class OutIt, class Init,
-            class Op>
+  template <class Build, bool Exclusive, class P, class InIt, class OffIt, class OutIt,
+            class Init, class Op>
   static bool scan_by_offsets(const P& p, InIt values, OffIt offsets, std::int64_t count,
                               OutIt out, const Init& init, Op op);
 };
+template <class P>
+using kernels_of = kernels<typename P::backend>;
 
-// The state of a CUDA policy. Modifiers return a new policy of the derived type.
+// What every CUDA policy holds.
+struct policy_state : execution_policy_base {
+  cudaStream_t stream = nullptr;        // nullptr: the default stream
+  resource_handle resource;             // == nullptr: libpscan's stream-ordered pool
+  bool is_checked = false;              // input only the device sees is checked before any write
+};
+
+// A CUDA policy's state and modifiers. Modifiers return a new policy of the derived type.
 template <class Derived>
-struct policy_base : execution_policy_base {
+struct policy_base : policy_state {
   // Kernels read a pscan::future_value init from device memory when they run.
   static constexpr bool takes_future_values = true;
   // Whether kernels<Derived>::scan_by_offsets exists: the scans by offsets read the elements'
   // range on the device; otherwise the host waits for it to size the kernels.
   static constexpr bool sizes_offsets_on_device = false;
-
-  cudaStream_t stream = nullptr;        // nullptr: the default stream
-  resource_handle resource;             // == nullptr: libpscan's stream-ordered pool
-  bool is_checked = false;              // input only the device sees is checked before any write
 
   // segmented_reduce checks its offsets and waits for the check before it starts, so that bad
   // offsets throw before anything is written (not capturable into a graph).

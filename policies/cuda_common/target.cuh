@@ -6,12 +6,13 @@
 // architecture the running code was compiled for, read from the loaded module (its PTX version),
 // never the device's: a program built for compute_80 runs sm_80 code on an H100.
 //
-// Tuned kernels take a `build` template argument: the target whose tuning they use, and the
-// architectures of the translation unit that instantiates them. The host picks the build for the
-// code the device runs (with_build); the kernel instance of the other target compiles to a trap,
-// which costs no compile time and is never launched. The architecture list keeps the kernels of
-// translation units compiled for different architectures (a library shipped as PTX, a program
-// built for sm_90) apart: one symbol for both would run one unit's code for the other's launch.
+// A tuned kernel is one symbol per (algorithm, types), as in CUB: its body takes the tuning of the
+// architecture being compiled (compiled_build), and the host launches it with the tuning of the
+// code the device runs (with_build), the same target. Kernels take the architectures of the
+// translation unit that instantiates them as a template argument (Archs): that keeps the kernels
+// of translation units compiled for different architectures (a library shipped as PTX, a program
+// built for sm_90) apart, where one symbol for both would run one unit's code for the other's
+// launch.
 
 #include <initializer_list>
 
@@ -35,18 +36,20 @@ using compiled_archs = arch_list<>;
 template <target Target, class Archs = compiled_archs>
 struct build {
   static constexpr cuda_common::target target = Target;
+  using archs = Archs;
 };
 
-// In device code: whether the architecture being compiled takes Build's tuning. A tuned kernel's
-// body is `if constexpr (compiling<Build>) {...} else { __trap(); }`. Always true in the host
-// pass, which compiles no kernel body.
-template <class Build>
-inline constexpr bool compiling =
+// In device code, the target whose tuning the architecture being compiled takes; in the host
+// pass, which compiles no kernel body, sm90 (never used: the host launches with_build's).
 #if defined(__CUDA_ARCH__)
-    target_for(__CUDA_ARCH__) == Build::target;
+inline constexpr target compiled_target = target_for(__CUDA_ARCH__);
 #else
-    true;
+inline constexpr target compiled_target = target::sm90;
 #endif
+
+// The build a kernel of translation unit architectures Archs runs in its body.
+template <class Archs>
+using compiled_build = build<compiled_target, Archs>;
 
 // Threads an SM holds, by architecture as __CUDA_ARCH__ writes it.
 constexpr int max_threads_per_sm(int arch) {
@@ -55,13 +58,11 @@ constexpr int max_threads_per_sm(int arch) {
   return 2048;
 }
 
-// __launch_bounds__'s minimum blocks an SM for a kernel of Build with `threads` threads: the
-// tuning's `blocks`, or as many as the SMs of the architecture being compiled hold where that is
-// fewer (ptxas would drop the hint with a warning); 1 in the other target's trap.
-template <class Build>
+// __launch_bounds__'s minimum blocks an SM for a kernel of `threads` threads: the tuning's
+// `blocks`, or as many as the SMs of the architecture being compiled hold where that is fewer
+// (ptxas would drop the hint with a warning).
 constexpr int min_blocks_hint(int blocks, int threads) {
 #if defined(__CUDA_ARCH__)
-  if (!compiling<Build>) return 1;
   const int fit = max_threads_per_sm(__CUDA_ARCH__) / threads;
   return blocks < fit ? blocks : fit;
 #else

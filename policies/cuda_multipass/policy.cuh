@@ -3,11 +3,13 @@
 
 #include <cuda_common/policy.cuh>
 
-#include <cstdint>
-
 namespace pscan::cuda_multipass_backend {
 
+// The tag of this backend's kernels (cuda_common::kernels).
+struct multipass {};
+
 struct policy : cuda_common::policy_base<policy> {
+  using backend = multipass;
 };
 
 }  // namespace pscan::cuda_multipass_backend

@@ -28,19 +28,15 @@ namespace pscan::cuda_multipass_backend {
 namespace impl {
 
 // Pass 1: the reduction of the block's share of first[0..n), to partials[blockIdx.x].
-template <class Build, class A, class InIt, class Op>
-__global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
+template <class Archs, class A, class InIt, class Op>
+__global__ void __launch_bounds__(tuning<A, cuda_common::compiled_target>::block_threads)
     reduce_kernel(InIt first, std::int64_t n, A* partials, Op op) {
-  if constexpr (cuda_common::compiling<Build>) {
-    using cfg = tuning<A, Build::target>;
-    using range = cuda_common::block_range_reduce<A, cfg::block_threads, cfg::items>;
-    __shared__ typename range::storage storage;
-    bool has_total;  // true: the host launches at most one block per block step
-    const A total = range::reduce_block_share(first, n, op, storage, has_total);
-    if (threadIdx.x == 0) partials[blockIdx.x] = total;
-  } else {
-    __trap();
-  }
+  using cfg = tuning<A, cuda_common::compiled_target>;
+  using range = cuda_common::block_range_reduce<A, cfg::block_threads, cfg::items>;
+  __shared__ typename range::storage storage;
+  bool has_total;  // true: the host launches at most one block per block step
+  const A total = range::reduce_block_share(first, n, op, storage, has_total);
+  if (threadIdx.x == 0) partials[blockIdx.x] = total;
 }
 
 }  // namespace impl
@@ -52,16 +48,16 @@ namespace pscan::cuda_common {
 // The sink is made right before the launch that publishes: a host_result slot is taken only
 // once nothing else can throw.
 template <>
-template <class Build, class InIt, class Init, class Op, class MakeSink>
-auto kernels<cuda_multipass_backend::policy>::reduce(const cuda_multipass_backend::policy& p,
-                                                     InIt first, std::int64_t n,
-                                                     const Init& init, Op op, MakeSink make_sink) {
+template <class Build, class P, class InIt, class Init, class Op, class MakeSink>
+auto kernels<cuda_multipass_backend::multipass>::reduce(const P& p, InIt first, std::int64_t n,
+                                                        const Init& init, Op op,
+                                                        MakeSink make_sink) {
   using namespace cuda_multipass_backend;
   using A = pscan::detail::init_value_t<Init>;
   using cfg = tuning<A, Build::target>;
   using range = cuda_common::block_range_reduce<A, cfg::block_threads, cfg::items>;
   const std::int64_t blocks = cuda_common::share_blocks<range>(
-      reinterpret_cast<const void*>(&impl::reduce_kernel<Build, A, InIt, Op>), n);
+      reinterpret_cast<const void*>(&impl::reduce_kernel<typename Build::archs, A, InIt, Op>), n);
   // One block reduces `count` values from `in`, init first, into the sink.
   const auto finish = [&](auto in, std::int64_t count) {
     const auto sink = make_sink();
@@ -73,7 +69,7 @@ auto kernels<cuda_multipass_backend::policy>::reduce(const cuda_multipass_backen
       p, cuda_common::scratch_head_bytes + sizeof(A) * static_cast<std::size_t>(blocks),
       cuda_common::untagged_layout);
   A* const partials = scratch.entries<A>();
-  impl::reduce_kernel<Build, A>
+  impl::reduce_kernel<typename Build::archs, A>
       <<<static_cast<unsigned>(blocks), cfg::block_threads, 0, p.stream>>>(first, n, partials, op);
   PSCAN_CUDA_CHECK_LAUNCH();
   return finish(partials, blocks);

@@ -50,67 +50,55 @@ template <class Build, class A, class InIt>
 using level_tile_for = level_tile<Build::target, A, cuda_common::is_segmented_input_v<InIt>>;
 
 // totals[tile] = the ordered reduction of tile `tile` of first[0..n).
-template <class Build, class A, class InIt, class Op>
-__global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
+template <class Archs, class A, class InIt, class Op>
+__global__ void __launch_bounds__(tuning<A, cuda_common::compiled_target>::block_threads)
     upsweep_kernel(InIt first, std::int64_t n, A* totals, Op op) {
-  if constexpr (cuda_common::compiling<Build>) {
-    using cfg = tuning<A, Build::target>;
-    using range = cuda_common::block_range_reduce<A, cfg::block_threads, cfg::items>;
-    __shared__ typename range::storage storage;
-    const std::int64_t tile = cuda_common::grid_block_index();
-    const std::int64_t offset = tile * cfg::tile_items;
-    if (offset >= n) return;
-    bool has_total;
-    const A total = range::reduce(
-        first + offset, static_cast<int>(min(n - offset, std::int64_t{cfg::tile_items})), op,
-        storage, has_total);
-    if (threadIdx.x == 0) totals[tile] = total;
-  } else {
-    __trap();
-  }
+  using cfg = tuning<A, cuda_common::compiled_target>;
+  using range = cuda_common::block_range_reduce<A, cfg::block_threads, cfg::items>;
+  __shared__ typename range::storage storage;
+  const std::int64_t tile = cuda_common::grid_block_index();
+  const std::int64_t offset = tile * cfg::tile_items;
+  if (offset >= n) return;
+  bool has_total;
+  const A total = range::reduce(
+      first + offset, static_cast<int>(min(n - offset, std::int64_t{cfg::tile_items})), op,
+      storage, has_total);
+  if (threadIdx.x == 0) totals[tile] = total;
 }
 
 // The upsweep over a segmented input: totals[tile] = the tile's (aggregate, head).
-template <class Build, bool Exclusive, class A, class InIt, class Op>
-__global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
+template <class Archs, bool Exclusive, class A, class InIt, class Op>
+__global__ void __launch_bounds__(tuning<A, cuda_common::compiled_target>::block_threads)
     segmented_upsweep_kernel(InIt first, std::int64_t n, A* totals, Op op) {
-  if constexpr (cuda_common::compiling<Build>) {
-    using level = level_tile_for<Build, A, InIt>;
-    __shared__ typename level::agent::storage storage;
-    const std::int64_t tile = cuda_common::grid_block_index();
-    const std::int64_t offset = tile * level::tile_items;
-    if (offset >= n) return;
-    const int valid = static_cast<int>(min(n - offset, std::int64_t{level::tile_items}));
-    const A total = level::agent::template reduce<Exclusive>(first + offset, valid, op, storage);
-    if (threadIdx.x == 0) totals[tile] = total;
-  } else {
-    __trap();
-  }
+  using level = level_tile_for<cuda_common::compiled_build<Archs>, A, InIt>;
+  __shared__ typename level::agent::storage storage;
+  const std::int64_t tile = cuda_common::grid_block_index();
+  const std::int64_t offset = tile * level::tile_items;
+  if (offset >= n) return;
+  const int valid = static_cast<int>(min(n - offset, std::int64_t{level::tile_items}));
+  const A total = level::agent::template reduce<Exclusive>(first + offset, valid, op, storage);
+  if (threadIdx.x == 0) totals[tile] = total;
 }
 
 // Tile t > 0 starts from scanned_totals[t-1] (which includes init); tile 0 from init, if any.
 // Blocks take the tiles from the last one down: the upsweep read the last tiles most recently, so
 // the first downsweep reads still find them in L2 (up to its size, less DRAM traffic).
-template <class Build, bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op,
+template <class Archs, bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op,
           class Init>
-__global__ void __launch_bounds__(tuning<A, Build::target>::block_threads)
+__global__ void __launch_bounds__(tuning<A, cuda_common::compiled_target>::block_threads)
     downsweep_kernel(InIt first, std::int64_t n, OutIt out, const A* scanned_totals, Init init,
                      Op op) {
-  if constexpr (cuda_common::compiling<Build>) {
-    using level = level_tile_for<Build, A, InIt>;
-    using agent = typename level::agent;
-    __shared__ typename agent::storage storage;
-    const std::int64_t tiles = cuda_common::ceil_div<std::int64_t>(n, level::tile_items);
-    const std::int64_t block = cuda_common::grid_block_index();
-    if (block >= tiles) return;
-    const std::int64_t tile = tiles - 1 - block;
-    const cuda_common::tile_carry<A> carry{
-        HasInit || tile > 0, tile > 0 ? scanned_totals[tile - 1] : static_cast<const A&>(init)};
-    agent::template run_at<Exclusive>(first, n, tile * level::tile_items, out, op, storage,
-                                      [&](const A&) { return carry; });
-  } else {
-    __trap();
-  }
+  using level = level_tile_for<cuda_common::compiled_build<Archs>, A, InIt>;
+  using agent = typename level::agent;
+  __shared__ typename agent::storage storage;
+  const std::int64_t tiles = cuda_common::ceil_div<std::int64_t>(n, level::tile_items);
+  const std::int64_t block = cuda_common::grid_block_index();
+  if (block >= tiles) return;
+  const std::int64_t tile = tiles - 1 - block;
+  const cuda_common::tile_carry<A> carry{
+      HasInit || tile > 0, tile > 0 ? scanned_totals[tile - 1] : static_cast<const A&>(init)};
+  agent::template run_at<Exclusive>(first, n, tile * level::tile_items, out, op, storage,
+                                    [&](const A&) { return carry; });
 }
 
 // Elements of the tile totals of one level, padded so that every level starts 16-byte aligned.
@@ -143,10 +131,10 @@ void scan_level(InIt first, std::int64_t n, OutIt out, const Init& init, Op op, 
   if (tiles > 1) {
     totals = scratch;
     if constexpr (cuda_common::is_segmented_input_v<InIt>) {
-      segmented_upsweep_kernel<Build, Exclusive, A>
+      segmented_upsweep_kernel<typename Build::archs, Exclusive, A>
           <<<cuda_common::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, totals, op);
     } else {
-      upsweep_kernel<Build, A>
+      upsweep_kernel<typename Build::archs, A>
           <<<cuda_common::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, totals, op);
     }
     PSCAN_CUDA_CHECK_LAUNCH();
@@ -154,7 +142,7 @@ void scan_level(InIt first, std::int64_t n, OutIt out, const Init& init, Op op, 
     scan_level<Build, false, HasInit, A>(totals, tiles, totals, init, op,
                                          scratch + padded_totals(tiles), stream);
   }
-  downsweep_kernel<Build, Exclusive, HasInit, A>
+  downsweep_kernel<typename Build::archs, Exclusive, HasInit, A>
       <<<cuda_common::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, out, totals, init,
                                                                         op);
   PSCAN_CUDA_CHECK_LAUNCH();
@@ -168,10 +156,10 @@ namespace pscan::cuda_common {
 
 // The scratch holds every level's tile totals.
 template <>
-template <class Build, bool Exclusive, bool HasInit, class InIt, class OutIt, class Init, class Op>
-void kernels<cuda_multipass_backend::policy>::scan(const cuda_multipass_backend::policy& p,
-                                                   InIt first, std::int64_t n, OutIt out,
-                                                   const Init& init, Op op) {
+template <class Build, bool Exclusive, bool HasInit, class P, class InIt, class OutIt, class Init,
+          class Op>
+void kernels<cuda_multipass_backend::multipass>::scan(const P& p, InIt first, std::int64_t n,
+                                                      OutIt out, const Init& init, Op op) {
   using namespace cuda_multipass_backend;
   using A = pscan::detail::init_value_t<Init>;
   const auto elements = static_cast<std::size_t>(

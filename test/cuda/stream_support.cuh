@@ -1,9 +1,11 @@
 #pragma once
 // Streams for the CUDA tests: a non-blocking stream owned by the test, a kernel-side wait that
 // keeps a stream busy, the work a function enqueues captured into an instantiated graph, copies in
-// that stream's order.
+// that stream's order; a chained policy on a stream, deterministic or not as a run-time choice.
 
 #include <cuda_common/check.cuh>
+
+#include <pscan/pscan.hpp>
 
 #include <cuda_runtime.h>
 
@@ -101,6 +103,13 @@ std::vector<T> copy_to_host(const T* device, std::size_t count, cudaStream_t str
       cudaMemcpyAsync(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost, stream));
   PSCAN_CUDA_CHECK(cudaStreamSynchronize(stream));
   return host;
+}
+
+// f(pscan::cuda_chained.on(stream)), or with .deterministic() (a policy type of its own).
+template <class F>
+decltype(auto) with_chained_policy(cudaStream_t stream, bool deterministic, F&& f) {
+  if (deterministic) return f(pscan::cuda_chained.on(stream).deterministic());
+  return f(pscan::cuda_chained.on(stream));
 }
 
 }  // namespace conformance

@@ -8,6 +8,7 @@
 
 #include "conformance/value_kinds.hpp"
 #include "device_fixture.cuh"
+#include "stream_support.cuh"
 #include "unit_support.cuh"
 
 #include <cuda_chained/scan.cuh>
@@ -136,22 +137,22 @@ TEST_CASE_TEMPLATE("chained kernel over many tile counts, both look-backs", smal
     constexpr int items = small::value ? cfg::small_scan_items : cfg::scan_items;
     constexpr std::int64_t tile = cfg::scan_threads * items;
     for (const bool deterministic : {false, true}) {
-      const auto p = deterministic ? pscan::cuda_chained.on(test_stream()).deterministic()
-                                   : pscan::cuda_chained.on(test_stream());
-      // Around 32^k tiles the tree is deepest; the decoupled look-back steps back 32 tiles a
-      // window.
-      for (std::int64_t tiles :
-           {3, 4, 5, 31, 32, 33, 63, 64, 65, 127, 128, 255, 256, 257, 1023, 1024, 1025, 3000}) {
-        for (std::int64_t n : {tiles * tile - 1, tiles * tile, tiles * tile + 1}) {
-          INFO("n = ", n, ", tiles of ", tile, ", deterministic: ", deterministic);
-          const auto input = make_affines(random, n);
-          auto buffer = conformance::device_memory::upload(input);
-          pscan::cuda_chained_backend::impl::chained_scan<decltype(build), items, false, false>(
-              p, buffer.begin(), n, buffer.begin(), affine{}, affine_then{});
-          CHECK(first_mismatch(host_inclusive(input, affine_then{}),
-                               conformance::device_memory::download(buffer)) == -1);
+      conformance::with_chained_policy(test_stream(), deterministic, [&](const auto& p) {
+        // Around 32^k tiles the tree is deepest; the decoupled look-back steps back 32 tiles a
+        // window.
+        for (std::int64_t tiles :
+             {3, 4, 5, 31, 32, 33, 63, 64, 65, 127, 128, 255, 256, 257, 1023, 1024, 1025, 3000}) {
+          for (std::int64_t n : {tiles * tile - 1, tiles * tile, tiles * tile + 1}) {
+            INFO("n = ", n, ", tiles of ", tile, ", deterministic: ", deterministic);
+            const auto input = make_affines(random, n);
+            auto buffer = conformance::device_memory::upload(input);
+            pscan::cuda_chained_backend::impl::chained_scan<decltype(build), items, false, false>(
+                p, buffer.begin(), n, buffer.begin(), affine{}, affine_then{});
+            CHECK(first_mismatch(host_inclusive(input, affine_then{}),
+                                 conformance::device_memory::download(buffer)) == -1);
+          }
         }
-      }
+      });
     }
   });
 }
@@ -213,9 +214,9 @@ TEST_CASE("back-to-back calls on one stream grow its tile state while earlier on
     }
   }
   for (std::size_t k = 0; k < buffers.size(); ++k) {  // no sync between calls
-    auto p = pscan::cuda_chained.on(test_stream());
-    if (k % 2 == 1) p = p.deterministic();
-    pscan::inclusive_scan(p, buffers[k].begin(), buffers[k].end(), buffers[k].begin());
+    conformance::with_chained_policy(test_stream(), k % 2 == 1, [&](const auto& p) {
+      pscan::inclusive_scan(p, buffers[k].begin(), buffers[k].end(), buffers[k].begin());
+    });
   }
   for (std::size_t k = 0; k < buffers.size(); ++k) {
     INFO("call ", k, ", n = ", inputs[k].size());
@@ -232,11 +233,11 @@ TEST_CASE("a scan captured into a graph is right on every replay") {
   PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   for (bool deterministic : {false, true}) {
     INFO("deterministic: ", deterministic);
-    auto p = pscan::cuda_chained.on(stream);
-    if (deterministic) p = p.deterministic();
     cudaGraph_t graph = nullptr;
     PSCAN_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    pscan::inclusive_scan(p, in.begin(), in.end(), out.begin());
+    conformance::with_chained_policy(stream, deterministic, [&](const auto& p) {
+      pscan::inclusive_scan(p, in.begin(), in.end(), out.begin());
+    });
     PSCAN_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
     cudaGraphExec_t exec = nullptr;
     PSCAN_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));

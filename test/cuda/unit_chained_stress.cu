@@ -27,6 +27,7 @@ using unit_support::affine;
 using unit_support::affine_then;
 
 using conformance::owned_stream;
+using conformance::with_chained_policy;
 
 // Keeps its blocks resident for about `ns` nanoseconds, mostly asleep.
 __global__ void occupy(std::uint64_t ns) { conformance::sleep_for_ns(ns); }
@@ -116,21 +117,22 @@ std::string scan_and_check(cudaStream_t stream, random_source& random, std::int6
   const T init = make(random);
   const int form = static_cast<int>(random.between(0, 2));  // inclusive, with init, exclusive
   const bool in_place = random.one_in(3);
-  auto policy = pscan::cuda_chained.on(stream);
-  if (random.one_in(2)) policy = policy.deterministic();
+  const bool deterministic = random.one_in(2);
   stream_buffer<T> first(in.size(), stream);
   upload(in, first, stream);
   stream_buffer<T> separate(in_place ? 0 : in.size(), stream);
   T* out = in_place ? first.begin() : separate.begin();
-  if (form == 0) pscan::inclusive_scan(policy, first.begin(), first.end(), out, op);
-  if (form == 1) pscan::inclusive_scan(policy, first.begin(), first.end(), out, op, init);
-  if (form == 2) pscan::exclusive_scan(policy, first.begin(), first.end(), out, init, op);
+  with_chained_policy(stream, deterministic, [&](const auto& policy) {
+    if (form == 0) pscan::inclusive_scan(policy, first.begin(), first.end(), out, op);
+    if (form == 1) pscan::inclusive_scan(policy, first.begin(), first.end(), out, op, init);
+    if (form == 2) pscan::exclusive_scan(policy, first.begin(), first.end(), out, init, op);
+  });
   const auto got = download(in_place ? first : separate, in.size(), stream);
   const auto want = host_scan(in, op, form == 2, form == 1, init);
   for (std::size_t i = 0; i < want.size(); ++i) {
     if (!(got[i] == want[i])) {
       return "n = " + std::to_string(n) + ", form " + std::to_string(form) +
-             (in_place ? ", in place" : "") + (policy.is_deterministic ? ", deterministic" : "") +
+             (in_place ? ", in place" : "") + (deterministic ? ", deterministic" : "") +
              ": first mismatch at " + std::to_string(i);
     }
   }

@@ -276,15 +276,12 @@ constexpr bool sized_on_device() {
   return std::decay_t<decltype(Fixture::policy())>::sizes_offsets_on_device;
 }
 
-// Whether p asks for bitwise reproducible results (cuda_chained.deterministic()).
+// Whether P asks for bitwise reproducible results (cuda_chained.deterministic()).
 template <class P, class = void>
-struct asks_determinism {
-  static bool of(const P&) { return false; }
-};
+inline constexpr bool asks_determinism = false;
 template <class P>
-struct asks_determinism<P, std::void_t<decltype(P::is_deterministic)>> {
-  static bool of(const P& p) { return p.is_deterministic; }
-};
+inline constexpr bool asks_determinism<P, std::void_t<decltype(P::is_deterministic)>> =
+    P::is_deterministic;
 
 // Elements of the chained backend's tile, in the tuning of the build the device runs.
 template <class T>
@@ -411,7 +408,7 @@ TEST_CASE_TEMPLATE("scans by offsets returning nothing captured into a graph rep
     device_buffer<std::int64_t> offs(offsets.size());
     copy_to_device(offs.begin(), offsets, stream.get());
     const auto p = Fixture::policy().on(stream.get());
-    if (asks_determinism<std::decay_t<decltype(p)>>::of(p)) {
+    if constexpr (asks_determinism<std::decay_t<decltype(p)>>) {
       // Floating-point affine maps in a fixed order: the scan sized on the host, which waits.
       owned_stream capturing;
       check_rejected(

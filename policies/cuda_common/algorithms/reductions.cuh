@@ -36,7 +36,7 @@ auto reduce_to_sink(const policy_base<P>& p, InIt first, std::int64_t n, const I
     return sink;
   }
   return with_build([&](auto build) {
-    return kernels<P>::template reduce<decltype(build)>(static_cast<const P&>(p), first, n, init,
+    return kernels_of<P>::template reduce<decltype(build)>(static_cast<const P&>(p), first, n, init,
                                                         op, make_sink);
   });
 }

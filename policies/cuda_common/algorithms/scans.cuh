@@ -18,7 +18,7 @@ template <bool Exclusive, bool HasInit, class P, class InIt, class OutIt, class 
 void scan_with_kernels(const policy_base<P>& p, InIt first, std::int64_t n, OutIt out,
                        const Init& init, Op op) {
   with_build([&](auto build) {
-    kernels<P>::template scan<decltype(build), Exclusive, HasInit>(static_cast<const P&>(p), first,
+    kernels_of<P>::template scan<decltype(build), Exclusive, HasInit>(static_cast<const P&>(p), first,
                                                                    n, out, init, op);
   });
 }

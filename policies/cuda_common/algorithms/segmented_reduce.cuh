@@ -131,89 +131,85 @@ __device__ bool walks_cover_every_end(const stretch_record<A>* records, int coun
 // not fit end to end, finds the first bad offset and reports it (atomicMin into *report).
 // Segment i is values[offsets[i] .. offsets[i + 1]); the elements are values[offsets[0] ..
 // offsets[segments]), none when those are bad.
-template <class Build, class A, class InIt, class OffIt, class OutIt, class Op, class Init>
+template <class Archs, class A, class InIt, class OffIt, class OutIt, class Op, class Init>
 __global__ void __launch_bounds__(
-    segmented_reduce_tuning<A, offset_value_t<OffIt>, Build::target>::block_threads,
-    min_blocks_hint<Build>(
-        segmented_reduce_tuning<A, offset_value_t<OffIt>, Build::target>::min_blocks,
-        segmented_reduce_tuning<A, offset_value_t<OffIt>, Build::target>::block_threads))
+    segmented_reduce_tuning<A, offset_value_t<OffIt>, compiled_target>::block_threads,
+    min_blocks_hint(
+        segmented_reduce_tuning<A, offset_value_t<OffIt>, compiled_target>::min_blocks,
+        segmented_reduce_tuning<A, offset_value_t<OffIt>, compiled_target>::block_threads))
     segmented_reduce_kernel(InIt values, OffIt offsets, std::int64_t segments,
                             stretch_record<A>* records, segmented_reduce_state* state,
                             unsigned long long* report, OutIt out, Init init, Op op) {
-  if constexpr (compiling<Build>) {
-    using E = offset_value_t<OffIt>;
-    using cfg = segmented_reduce_tuning<A, E, Build::target>;
-    using warp = segmented_reduce_warp<A, E, cfg::items>;
-    constexpr int warps = cfg::block_threads / warp_threads;
-    // One declaration for every instantiation (extern shared arrays share their symbol).
-    extern __shared__ uint4 dynamic_shared[];
-    static_assert(alignof(typename warp::storage) <= alignof(uint4));
-    auto* warp_storage = reinterpret_cast<typename warp::storage*>(dynamic_shared);
-    __shared__ uninitialized_array<stretch_record<A>, warps> warp_records;
-    __shared__ bool warp_bad[warps];
-    __shared__ typename block_scan<open_segment<A>, cfg::block_threads>::storage scan_storage;
-    __shared__ bool is_last;
-    __shared__ bool saw_bad_offsets;
-    const pscan::detail::kept_init_t<Init> init_value = static_cast<const A&>(init);
-    const auto first = static_cast<std::int64_t>(offsets[0]);
-    const auto last = static_cast<std::int64_t>(offsets[segments]);
-    const bool bad_range = first < 0 || last < first;  // then no element is read
-    const std::int64_t base = bad_range ? 0 : first;
-    const std::int64_t elements = bad_range ? 0 : last - first;
-    const std::int64_t items = segments + elements;
-    // Stretches of at least a step a warp (the grid is sized before the elements are known):
-    // blocks past the last stretch leave at once, and only the stretches' blocks count towards
-    // the last one, which then folds as many records (a small call: block 0 alone, one record).
-    const std::int64_t k = blockIdx.x;
-    const std::int64_t stretches = max(
-        std::int64_t{1}, min(std::int64_t{gridDim.x}, items / (warps * warp::step_items)));
-    if (k >= stretches) return;
-    const std::int64_t d0 = items * k / stretches;
-    const std::int64_t d1 = items * (k + 1) / stretches;
-    const int w = warp_id();
-    const std::int64_t w0 = d0 + (d1 - d0) * w / warps;
-    const std::int64_t w1 = d0 + (d1 - d0) * (w + 1) / warps;
-    const OffIt ends = offsets + 1;
-    const std::int64_t a0 = warp_merge_path_split(
-        [&](std::int64_t j) { return static_cast<std::int64_t>(ends[j]) - base; }, segments,
-        elements, w0);
-    const stretch_walk<A> walk =
-        warp::reduce(values + base, ends, static_cast<std::int64_t>(offsets[a0]), base, segments,
-                     elements, a0, w0 - a0, w1 - w0, out, init_value, op, warp_storage[w]);
-    if (lane_id() == 0) {
-      warp_records[w] = stretch_record<A>{walk.summary, a0, walk.ends_end};
-      warp_bad[w] = walk.bad_offsets;
+  using E = offset_value_t<OffIt>;
+  using cfg = segmented_reduce_tuning<A, E, compiled_target>;
+  using warp = segmented_reduce_warp<A, E, cfg::items>;
+  constexpr int warps = cfg::block_threads / warp_threads;
+  // One declaration for every instantiation (extern shared arrays share their symbol).
+  extern __shared__ uint4 dynamic_shared[];
+  static_assert(alignof(typename warp::storage) <= alignof(uint4));
+  auto* warp_storage = reinterpret_cast<typename warp::storage*>(dynamic_shared);
+  __shared__ uninitialized_array<stretch_record<A>, warps> warp_records;
+  __shared__ bool warp_bad[warps];
+  __shared__ typename block_scan<open_segment<A>, cfg::block_threads>::storage scan_storage;
+  __shared__ bool is_last;
+  __shared__ bool saw_bad_offsets;
+  const pscan::detail::kept_init_t<Init> init_value = static_cast<const A&>(init);
+  const auto first = static_cast<std::int64_t>(offsets[0]);
+  const auto last = static_cast<std::int64_t>(offsets[segments]);
+  const bool bad_range = first < 0 || last < first;  // then no element is read
+  const std::int64_t base = bad_range ? 0 : first;
+  const std::int64_t elements = bad_range ? 0 : last - first;
+  const std::int64_t items = segments + elements;
+  // Stretches of at least a step a warp (the grid is sized before the elements are known):
+  // blocks past the last stretch leave at once, and only the stretches' blocks count towards
+  // the last one, which then folds as many records (a small call: block 0 alone, one record).
+  const std::int64_t k = blockIdx.x;
+  const std::int64_t stretches = max(
+      std::int64_t{1}, min(std::int64_t{gridDim.x}, items / (warps * warp::step_items)));
+  if (k >= stretches) return;
+  const std::int64_t d0 = items * k / stretches;
+  const std::int64_t d1 = items * (k + 1) / stretches;
+  const int w = warp_id();
+  const std::int64_t w0 = d0 + (d1 - d0) * w / warps;
+  const std::int64_t w1 = d0 + (d1 - d0) * (w + 1) / warps;
+  const OffIt ends = offsets + 1;
+  const std::int64_t a0 = warp_merge_path_split(
+      [&](std::int64_t j) { return static_cast<std::int64_t>(ends[j]) - base; }, segments,
+      elements, w0);
+  const stretch_walk<A> walk =
+      warp::reduce(values + base, ends, static_cast<std::int64_t>(offsets[a0]), base, segments,
+                   elements, a0, w0 - a0, w1 - w0, out, init_value, op, warp_storage[w]);
+  if (lane_id() == 0) {
+    warp_records[w] = stretch_record<A>{walk.summary, a0, walk.ends_end};
+    warp_bad[w] = walk.bad_offsets;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    stretch_record<A> joined = warp_records[0];
+    bool bad = bad_range || warp_bad[0];
+    for (int v = 1; v < warps; ++v) {
+      const stretch_record<A>& next = warp_records[v];
+      bad |= warp_bad[v] || next.first_end != joined.ends_end;
+      joined.summary =
+          join_stretches(joined.summary, next.summary, next.first_end, out, init_value, op);
+      joined.ends_end = next.ends_end;
     }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-      stretch_record<A> joined = warp_records[0];
-      bool bad = bad_range || warp_bad[0];
-      for (int v = 1; v < warps; ++v) {
-        const stretch_record<A>& next = warp_records[v];
-        bad |= warp_bad[v] || next.first_end != joined.ends_end;
-        joined.summary =
-            join_stretches(joined.summary, next.summary, next.first_end, out, init_value, op);
-        joined.ends_end = next.ends_end;
-      }
-      records[k] = joined;
-      if (bad) atomicOr(&state->bad_offsets, 1u);
-      __threadfence();  // release the record before counting this block done
-      is_last = atomicAdd(&state->done, 1u) == static_cast<unsigned>(stretches) - 1;
-      if (is_last) {
-        __threadfence();  // acquire: every record is visible from here on
-        saw_bad_offsets = atomicExch(&state->bad_offsets, 0u) != 0;
-        atomicExch(&state->done, 0u);
-      }
+    records[k] = joined;
+    if (bad) atomicOr(&state->bad_offsets, 1u);
+    __threadfence();  // release the record before counting this block done
+    is_last = atomicAdd(&state->done, 1u) == static_cast<unsigned>(stretches) - 1;
+    if (is_last) {
+      __threadfence();  // acquire: every record is visible from here on
+      saw_bad_offsets = atomicExch(&state->bad_offsets, 0u) != 0;
+      atomicExch(&state->done, 0u);
     }
-    __syncthreads();
-    if (!is_last) return;
-    const int blocks = static_cast<int>(stretches);
-    finish_first_segments<cfg::block_threads>(records, blocks, out, init_value, op, scan_storage);
-    if (saw_bad_offsets || !walks_cover_every_end<cfg::block_threads>(records, blocks, segments)) {
-      report_first_bad_offset<cfg::block_threads>(offsets, 0, segments + 1, report);
-    }
-  } else {
-    __trap();
+  }
+  __syncthreads();
+  if (!is_last) return;
+  const int blocks = static_cast<int>(stretches);
+  finish_first_segments<cfg::block_threads>(records, blocks, out, init_value, op, scan_storage);
+  if (saw_bad_offsets || !walks_cover_every_end<cfg::block_threads>(records, blocks, segments)) {
+    report_first_bad_offset<cfg::block_threads>(offsets, 0, segments + 1, report);
   }
 }
 
@@ -236,7 +232,7 @@ void segmented_reduce(const policy_base<Derived>& p, InIt values, OffIt offsets_
     using Build = decltype(build);
     using cfg = segmented_reduce_tuning<A, E, Build::target>;
     using warp = segmented_reduce_warp<A, E, cfg::items>;
-    const auto kernel = &segmented_reduce_kernel<Build, A, InIt, OffIt, OutIt, Op, Init>;
+    const auto kernel = &segmented_reduce_kernel<typename Build::archs, A, InIt, OffIt, OutIt, Op, Init>;
     constexpr int shared_bytes =
         static_cast<int>(sizeof(typename warp::storage)) * (cfg::block_threads / warp_threads);
     allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), shared_bytes);

@@ -65,7 +65,7 @@ bool scan_sized_on_device(const policy_base<P>& p, InIt values, OffIt offsets, s
                           OutIt out, const Init& init, Op op) {
   if constexpr (P::sizes_offsets_on_device) {
     return with_build([&](auto build) {
-      return kernels<P>::template scan_by_offsets<decltype(build), !std::is_same_v<Init, no_init>>(
+      return kernels_of<P>::template scan_by_offsets<decltype(build), !std::is_same_v<Init, no_init>>(
           static_cast<const P&>(p), values, offsets, count, out, init, op);
     });
   } else {
