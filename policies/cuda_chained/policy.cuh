@@ -5,7 +5,7 @@
 // where the grouping changes the bits: not for integer sums, products, min, max, bitwise
 // operators).
 
-#include <cuda_common/policy.cuh>
+#include <pscan/policies/cuda_common/policy.cuh>
 
 #include <cstdint>
 

@@ -3,8 +3,8 @@
 // mode and synchronize() for input only the device sees, and the check of iterator arguments
 // (null or host pointers are rejected before any work).
 
-#include <cuda_common/check.cuh>
-#include <cuda_common/runtime/device_info.cuh>
+#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/policies/cuda_common/runtime/device_info.cuh>
 
 #include <pscan/runtime/pointer_check.cuh>
 #include <pscan/runtime/resource.cuh>

@@ -3,7 +3,7 @@
 // keeps a stream busy, the work a function enqueues captured into an instantiated graph, copies in
 // that stream's order.
 
-#include <cuda_common/check.cuh>
+#include <pscan/policies/cuda_common/check.cuh>
 
 #include <cuda_runtime.h>
 

@@ -7,7 +7,7 @@
 // The pool can be emptied (release_device_pool) and capped (limit_device_pool). The pool and the
 // allocation are libpscan's; temporary_buffer, their owner in a call, is here.
 
-#include <cuda_common/policy.cuh>
+#include <pscan/policies/cuda_common/policy.cuh>
 
 #include <pscan/runtime/memory_pool.cuh>
 
