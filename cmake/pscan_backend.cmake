@@ -11,9 +11,21 @@
 # pscan_add_policy_headers(<name> [LINK <targets>...] [DIRECTORY <folder>]) declares a folder
 # of policies/ the backends build on but that is no backend itself (cuda_common): its INTERFACE
 # target pscan_<name>, installed with its headers.
+#
+# Every header of policies/ is included as <pscan/policies/<folder>/<file>>, so a program sees
+# pscan only under <pscan/...>. Installed, the headers are in <prefix>/include/pscan/policies/;
+# in the build tree, the generated include directory holds pscan/policies as a link to the source
+# policies/. Either way the only include directories are pscan's own roots (PSCAN_INCLUDE_DIRS).
 
 set(PSCAN_GENERATED_INCLUDE_DIR ${PROJECT_BINARY_DIR}/generated)
 set(PSCAN_POLICIES_INSTALL_DIR ${CMAKE_INSTALL_INCLUDEDIR}/pscan/policies)
+set(PSCAN_INCLUDE_DIRS
+  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+  $<BUILD_INTERFACE:${PSCAN_GENERATED_INCLUDE_DIR}>
+  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+file(MAKE_DIRECTORY ${PSCAN_GENERATED_INCLUDE_DIR}/pscan)
+file(CREATE_LINK ${PROJECT_SOURCE_DIR}/policies ${PSCAN_GENERATED_INCLUDE_DIR}/pscan/policies
+     SYMBOLIC)
 
 function(pscan_add_policy_headers name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "DIRECTORY" "LINK")
@@ -22,9 +34,7 @@ function(pscan_add_policy_headers name)
   endif()
   set(target pscan_${name})
   add_library(${target} INTERFACE)
-  target_include_directories(${target} INTERFACE
-    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/policies>
-    $<INSTALL_INTERFACE:${PSCAN_POLICIES_INSTALL_DIR}>)
+  target_include_directories(${target} INTERFACE ${PSCAN_INCLUDE_DIRS})
   target_link_libraries(${target} INTERFACE ${arg_LINK})
   install(TARGETS ${target} EXPORT pscan-targets)
   install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/ DESTINATION ${PSCAN_POLICIES_INSTALL_DIR}/${arg_DIRECTORY}

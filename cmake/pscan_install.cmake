@@ -3,7 +3,10 @@ include(CMakePackageConfigHelpers)
 
 install(TARGETS pscan EXPORT pscan-targets)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/pscan DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY ${PSCAN_GENERATED_INCLUDE_DIR}/pscan DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The generated headers; not pscan/policies, the build tree's link to the sources (the backends'
+# folders install their headers there themselves).
+install(DIRECTORY ${PSCAN_GENERATED_INCLUDE_DIR}/pscan DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        PATTERN policies EXCLUDE)
 
 set(PSCAN_CONFIG_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/pscan)
 install(EXPORT pscan-targets NAMESPACE pscan:: DESTINATION ${PSCAN_CONFIG_DIR})

@@ -1,10 +1,9 @@
 // Cached device properties and kernel occupancies, filled on first use per device.
 
-#include <cuda_common/check.cuh>
-#include <cuda_common/runtime/device_info.cuh>
-#include <cuda_common/target.cuh>
-
 #include <pscan/error.hpp>
+#include <pscan/runtime/check.cuh>
+#include <pscan/runtime/device_info.cuh>
+#include <pscan/runtime/target.cuh>
 
 #include <map>
 #include <memory>
@@ -14,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-namespace pscan::cuda_common {
+namespace pscan::runtime {
 namespace {
 
 int current_device() {
@@ -167,4 +166,4 @@ void prefer_shared_memory(const void* kernel) {
                      cudaSharedmemCarveoutMaxShared);
 }
 
-}  // namespace pscan::cuda_common
+}  // namespace pscan::runtime

@@ -1,8 +1,8 @@
 // PSCAN_CUDA_CHECK's slow path: a pscan::cuda_error with the code, its name, the call and where.
 
-#include <cuda_common/check.cuh>
+#include <pscan/runtime/check.cuh>
 
-namespace pscan::cuda_common {
+namespace pscan::runtime {
 
 void throw_cuda_error(cudaError_t code, const char* call, const char* file, int line) {
   // Reset the thread's last error, or the next PSCAN_CUDA_CHECK_LAUNCH would report it again.
@@ -11,4 +11,4 @@ void throw_cuda_error(cudaError_t code, const char* call, const char* file, int 
                    cudaGetErrorString(code));
 }
 
-}  // namespace pscan::cuda_common
+}  // namespace pscan::runtime

@@ -1,15 +1,18 @@
-// The slots behind cuda_common::host_result: host-mapped pinned memory, one slot per host thread,
-// grown on demand and kept for the thread's life (never freed at exit: that may run after the CUDA
-// runtime has shut down).
+// The slots behind a CUDA policy's host results: host-mapped pinned memory, one slot per host
+// thread, grown on demand and kept for the thread's life (never freed at exit: that may run after
+// the CUDA runtime has shut down).
 
-#include <cuda_common/runtime/host_result.cuh>
+#include <pscan/runtime/check.cuh>
+#include <pscan/runtime/host_result.cuh>
+
+#include <cuda/atomic>
 
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
 
-namespace pscan::cuda_common {
+namespace pscan::runtime {
 namespace {
 
 // cudaHostAlloc returns page-aligned memory; a whole slot fits every value of up to 248 bytes.
@@ -102,4 +105,4 @@ void wait_host_result_slot(const host_result_slot& result, cudaStream_t stream) 
   slot.in_flight = false;
 }
 
-}  // namespace pscan::cuda_common
+}  // namespace pscan::runtime

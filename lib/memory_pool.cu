@@ -3,15 +3,15 @@
 // cudaMalloc/cudaFree and without synchronising the device. The pool also serves the tile-state
 // cache (tile_state_cache.cu); release_device_pool and limit_device_pool control it.
 
-#include <cuda_common/check.cuh>
-#include <cuda_common/runtime/temporary.cuh>
-#include <cuda_common/runtime/tile_state_cache.cuh>
+#include <pscan/runtime/check.cuh>
+#include <pscan/runtime/memory_pool.cuh>
+#include <pscan/runtime/tile_state_cache.cuh>
 
 #include <cstdint>
 #include <mutex>
 #include <vector>
 
-namespace pscan::cuda_common {
+namespace pscan::runtime {
 
 namespace {
 
@@ -116,4 +116,4 @@ void deallocate_temporary(void* p, std::size_t bytes, cudaStream_t stream,
   }
 }
 
-}  // namespace pscan::cuda_common
+}  // namespace pscan::runtime

@@ -4,16 +4,17 @@
 // from the driver). Device address space stays device address space for the life of the process:
 // the driver reserves it, and host memory is never placed there.
 
-#include <cuda_common/check.cuh>
-#include <cuda_common/runtime/device_info.cuh>
-#include <cuda_common/policy.cuh>
+#include <pscan/error.hpp>
+#include <pscan/runtime/check.cuh>
+#include <pscan/runtime/device_info.cuh>
+#include <pscan/runtime/pointer_check.cuh>
 
 #include <cuda.h>
 
 #include <cstdint>
 #include <string>
 
-namespace pscan::cuda_common {
+namespace pscan::runtime {
 namespace {
 
 using address_range_query = CUresult (*)(CUdeviceptr* base, std::size_t* size, CUdeviceptr p);
@@ -94,4 +95,4 @@ void check_device_accessible(const char* algorithm, const char* argument, const 
   }
 }
 
-}  // namespace pscan::cuda_common
+}  // namespace pscan::runtime

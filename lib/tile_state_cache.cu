@@ -1,16 +1,16 @@
-// The per-(device, stream, layout) tile-state buffers of
-// policies/cuda_common/runtime/tile_state_cache.cuh: the idle ones in a list per key; a call holds
-// its buffer outside the list until its lease ends. One host thread calling on a stream reuses
-// one buffer; each thread enqueueing on it at the same time holds another.
+// The per-(device, stream, layout) tile-state buffers of pscan/runtime/tile_state_cache.cuh: the
+// idle ones in a list per key; a call holds its buffer outside the list until its lease ends.
+// One host thread calling on a stream reuses one buffer; each thread enqueueing on it at the same
+// time holds another.
 // Streams are keyed by cudaStreamGetId, unique for the life of the process, so a stream created
 // after another was destroyed never inherits its buffer (the old work may still be running).
 // The cache lives until the process exits (deliberately leaked: CUDA may be torn down first).
 // Buffers come from libpscan's device pool (memory_pool.cu), so that release_device_pool, which
 // drops a device's buffers here, and limit_device_pool cover them.
 
-#include <cuda_common/check.cuh>
-#include <cuda_common/runtime/temporary.cuh>
-#include <cuda_common/runtime/tile_state_cache.cuh>
+#include <pscan/runtime/check.cuh>
+#include <pscan/runtime/memory_pool.cuh>
+#include <pscan/runtime/tile_state_cache.cuh>
 
 #include <cstddef>
 #include <algorithm>
@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-namespace pscan::cuda_common {
+namespace pscan::runtime {
 namespace {
 
 constexpr std::size_t min_buffer_bytes = std::size_t{64} << 10;
@@ -199,4 +199,4 @@ void drop_cached_tile_states() {
   PSCAN_CUDA_CHECK(waited);
 }
 
-}  // namespace pscan::cuda_common
+}  // namespace pscan::runtime

@@ -1,10 +1,10 @@
 // The GPU part of pscan-scaling: device buffers, the policy on a stream of its own, each run
 // synchronised before its clock stops. Ranks on one host take the host's devices in turn.
 
-#include <cuda_common/check.cuh>
+#include <pscan/policies/cuda_common/check.cuh>
 
 #if PSCAN_SCALING_NCCL
-#include <distributed/nccl/nccl.hpp>
+#include <pscan/policies/distributed/nccl/nccl.hpp>
 #endif
 
 #include <cuda_runtime.h>

@@ -1,6 +1,7 @@
 # cmake -P script: install the pscan build at PSCAN_BUILD_DIR into a fresh prefix, then configure,
 # build and run the consumer project at CONSUMER_SOURCE_DIR against it, all under WORK_DIR. With
 # CUDA_COMPILER, the consumer's CUDA program is built too; the install_consumer_cuda test runs it.
+# The consumer checks that the package's include path is <prefix>/include alone, holding pscan/.
 # Fails (non-zero exit) at the first step that fails.
 
 foreach(required PSCAN_BUILD_DIR CONSUMER_SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
@@ -32,7 +33,7 @@ if(CUDA_COMPILER)
 endif()
 run_step("configuring the consumer" ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${build}
          -G ${GENERATOR} -D CMAKE_CXX_COMPILER=${CXX_COMPILER} -D CMAKE_PREFIX_PATH=${prefix}
-         ${cuda_args})
+         -D PSCAN_EXPECTED_INCLUDE_DIR=${prefix}/include ${cuda_args})
 run_step("building the consumer" ${CMAKE_COMMAND} --build ${build} ${config_args})
 run_step("running the consumer" ${build}/pscan_consumer)
 # A program of pscan::pscan alone links no MPI, even where pscan was built with it.

@@ -7,12 +7,12 @@
 // host value and syncs. The algorithms are those of cuda_common/algorithms/, run with this
 // backend's kernels (policy.cuh).
 
-#include <cuda_chained/offsets_scan.cuh>
-#include <cuda_chained/policy.cuh>
-#include <cuda_chained/reduce.cuh>
-#include <cuda_chained/scan.cuh>
+#include <pscan/policies/cuda_chained/offsets_scan.cuh>
+#include <pscan/policies/cuda_chained/policy.cuh>
+#include <pscan/policies/cuda_chained/reduce.cuh>
+#include <pscan/policies/cuda_chained/scan.cuh>
 
-#include <cuda_common/algorithms/reductions.cuh>
-#include <cuda_common/algorithms/scans.cuh>
-#include <cuda_common/algorithms/segmented_reduce.cuh>
-#include <cuda_common/algorithms/segmented_scans.cuh>
+#include <pscan/policies/cuda_common/algorithms/reductions.cuh>
+#include <pscan/policies/cuda_common/algorithms/scans.cuh>
+#include <pscan/policies/cuda_common/algorithms/segmented_reduce.cuh>
+#include <pscan/policies/cuda_common/algorithms/segmented_scans.cuh>

@@ -10,11 +10,11 @@
 // level down, so no serial chain of tiles forms: about one L2 round trip per level, like the
 // decoupled look-back (docs/algorithms.md, "Why not anchor tiles or a left fold").
 
-#include <cuda_chained/lookback.cuh>
-#include <cuda_chained/tile_state.cuh>
-#include <cuda_common/warp/warp_range_reduce.cuh>
+#include <pscan/policies/cuda_chained/lookback.cuh>
+#include <pscan/policies/cuda_chained/tile_state.cuh>
+#include <pscan/policies/cuda_common/warp/warp_range_reduce.cuh>
 
-#include <cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
 
 #include <pscan/detail/segmented_generic.hpp>
 

@@ -22,20 +22,20 @@
 // offsets never move a read or write outside [offsets[0], offsets[count-1])
 // (nothing at all when those two are bad).
 
-#include <cuda_chained/lookback.cuh>
-#include <cuda_chained/policy.cuh>
-#include <cuda_chained/tile_state.cuh>
-#include <cuda_chained/tuning.cuh>
+#include <pscan/policies/cuda_chained/lookback.cuh>
+#include <pscan/policies/cuda_chained/policy.cuh>
+#include <pscan/policies/cuda_chained/tile_state.cuh>
+#include <pscan/policies/cuda_chained/tuning.cuh>
 
-#include <cuda_common/algorithms/checked_offsets.cuh>
-#include <cuda_common/grouping.cuh>
-#include <cuda_common/policy.cuh>
-#include <cuda_common/runtime/call_scratch.cuh>
-#include <cuda_common/runtime/device_info.cuh>
-#include <cuda_common/target.cuh>
-#include <cuda_common/tile/segmented_tile_scan.cuh>
-#include <cuda_common/utility.cuh>
-#include <cuda_common/warp/warp_search.cuh>
+#include <pscan/policies/cuda_common/algorithms/checked_offsets.cuh>
+#include <pscan/policies/cuda_common/grouping.cuh>
+#include <pscan/policies/cuda_common/policy.cuh>
+#include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
+#include <pscan/policies/cuda_common/runtime/device_info.cuh>
+#include <pscan/policies/cuda_common/target.cuh>
+#include <pscan/policies/cuda_common/tile/segmented_tile_scan.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/warp/warp_search.cuh>
 
 #include <pscan/detail/segmented_generic.hpp>
 

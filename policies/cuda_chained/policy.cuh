@@ -6,7 +6,7 @@
 // operators). It is part of the policy's type, so that a call that does not ask for it compiles
 // no tree look-back.
 
-#include <cuda_common/policy.cuh>
+#include <pscan/policies/cuda_common/policy.cuh>
 
 namespace pscan::cuda_chained_backend {
 

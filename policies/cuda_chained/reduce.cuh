@@ -9,17 +9,17 @@
 // of blocks (cuda_common::share_blocks); an input of a few block steps goes to one block of
 // cuda_common's single-block kernel instead.
 
-#include <cuda_chained/policy.cuh>
-#include <cuda_chained/tile_state.cuh>
-#include <cuda_chained/tuning.cuh>
+#include <pscan/policies/cuda_chained/policy.cuh>
+#include <pscan/policies/cuda_chained/tile_state.cuh>
+#include <pscan/policies/cuda_chained/tuning.cuh>
 
-#include <cuda_common/check.cuh>
-#include <cuda_common/runtime/call_scratch.cuh>
-#include <cuda_common/launch.cuh>
-#include <cuda_common/single_block_reduce.cuh>
-#include <cuda_common/target.cuh>
-#include <cuda_common/block/block_range_reduce.cuh>
-#include <cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
+#include <pscan/policies/cuda_common/launch.cuh>
+#include <pscan/policies/cuda_common/single_block_reduce.cuh>
+#include <pscan/policies/cuda_common/target.cuh>
+#include <pscan/policies/cuda_common/block/block_range_reduce.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
 
 #include <pscan/future_value.hpp>
 

@@ -9,18 +9,18 @@
 // flags or keys once each; the look-back carries (aggregate, head) pairs, so a tile that starts a
 // segment is its own inclusive prefix.
 
-#include <cuda_chained/lookback_tree.cuh>
-#include <cuda_chained/policy.cuh>
-#include <cuda_chained/scan_kernels.cuh>
-#include <cuda_chained/tile_state.cuh>
-#include <cuda_chained/tuning.cuh>
+#include <pscan/policies/cuda_chained/lookback_tree.cuh>
+#include <pscan/policies/cuda_chained/policy.cuh>
+#include <pscan/policies/cuda_chained/scan_kernels.cuh>
+#include <pscan/policies/cuda_chained/tile_state.cuh>
+#include <pscan/policies/cuda_chained/tuning.cuh>
 
-#include <cuda_common/check.cuh>
-#include <cuda_common/grouping.cuh>
-#include <cuda_common/runtime/call_scratch.cuh>
-#include <cuda_common/runtime/device_info.cuh>
-#include <cuda_common/target.cuh>
-#include <cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/policies/cuda_common/grouping.cuh>
+#include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
+#include <pscan/policies/cuda_common/runtime/device_info.cuh>
+#include <pscan/policies/cuda_common/target.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
 
 #include <pscan/error.hpp>
 #include <pscan/functional.hpp>

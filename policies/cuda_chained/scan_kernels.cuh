@@ -16,17 +16,17 @@
 //    behind one cluster barrier, instead of publishing to and polling L2 (and in a fixed order,
 //    so the result is deterministic).
 
-#include <cuda_chained/lookback.cuh>
-#include <cuda_chained/lookback_tree.cuh>
-#include <cuda_chained/tile_state.cuh>
-#include <cuda_chained/tuning.cuh>
-#include <cuda_common/warp/warp_range_reduce.cuh>
+#include <pscan/policies/cuda_chained/lookback.cuh>
+#include <pscan/policies/cuda_chained/lookback_tree.cuh>
+#include <pscan/policies/cuda_chained/tile_state.cuh>
+#include <pscan/policies/cuda_chained/tuning.cuh>
+#include <pscan/policies/cuda_common/warp/warp_range_reduce.cuh>
 
-#include <cuda_common/block/barrier.cuh>
-#include <cuda_common/tile/segmented_tile_scan.cuh>
-#include <cuda_common/tile/shared_tile_scan.cuh>
-#include <cuda_common/tile/tile_scan.cuh>
-#include <cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/block/barrier.cuh>
+#include <pscan/policies/cuda_common/tile/segmented_tile_scan.cuh>
+#include <pscan/policies/cuda_common/tile/shared_tile_scan.cuh>
+#include <pscan/policies/cuda_common/tile/tile_scan.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
 
 #include <pscan/future_value.hpp>
 

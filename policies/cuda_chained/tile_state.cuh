@@ -13,7 +13,7 @@
 // Tags are epoch << 1 | is_prefix: epochs are 31-bit (cuda_common::max_tile_state_epoch) and never
 // 0, which is what a cleared buffer holds.
 
-#include <cuda_common/runtime/call_scratch.cuh>
+#include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
 
 #include <cuda/atomic>
 

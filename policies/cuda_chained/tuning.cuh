@@ -3,8 +3,8 @@
 // accumulator type. sm90's numbers are measured on H100/H200 (docs/algorithms.md); sm80's keep
 // those shapes within the older GPUs' limits.
 
-#include <cuda_common/target.cuh>
-#include <cuda_common/tile/tile_io.cuh>
+#include <pscan/policies/cuda_common/target.cuh>
+#include <pscan/policies/cuda_common/tile/tile_io.cuh>
 
 #include <cstdint>
 #include <type_traits>

@@ -7,8 +7,8 @@
 // segment, not one a row). The lifted operators do not commute: (a, head) must stay left of
 // (b, head), so their reductions keep the order.
 
-#include <cuda_common/utility.cuh>
-#include <cuda_common/warp/warp_scan.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/warp/warp_scan.cuh>
 
 #include <pscan/detail/runs.hpp>
 #include <pscan/detail/segmented_generic.hpp>

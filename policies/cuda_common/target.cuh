@@ -14,16 +14,14 @@
 // built for sm_90) apart, where one symbol for both would run one unit's code for the other's
 // launch.
 
-#include <initializer_list>
+#include <pscan/runtime/target.cuh>
 
 namespace pscan::cuda_common {
 
-// The architectures pscan is tuned for: sm_90 and later (H100, H200, Blackwell) take sm90's
-// tuning, sm_75 to sm_89 (T4, A100, L40) sm80's.
-enum class target { sm80, sm90 };
-
-// arch as __CUDA_ARCH__ writes it: 10 x the compute capability (900 for sm_90).
-constexpr target target_for(int arch) { return arch >= 900 ? target::sm90 : target::sm80; }
+// The targets (sm80, sm90), target_for(arch) and loaded_target(probe, archs): libpscan's.
+using runtime::loaded_target;
+using runtime::target;
+using runtime::target_for;
 
 template <int... Archs>
 struct arch_list {};
@@ -74,10 +72,7 @@ constexpr int min_blocks_hint(int blocks, int threads) {
 template <class Archs>
 __global__ void target_probe_kernel() {}
 
-// The target of the code the current device runs for `probe` (libpscan; cached per device and
-// probe). Throws pscan::cuda_error, naming the architectures, when none of them runs here.
-target loaded_target(const void* probe, std::initializer_list<int> archs);
-
+// The target of the code the current device runs of a translation unit built for Archs.
 template <int... Archs>
 target loaded_target(arch_list<Archs...>) {
   return loaded_target(reinterpret_cast<const void*>(&target_probe_kernel<arch_list<Archs...>>),

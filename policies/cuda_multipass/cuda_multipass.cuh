@@ -6,11 +6,11 @@
 // resource (.with(resource)). The algorithms are those of cuda_common/algorithms/, run with this
 // backend's kernels (policy.cuh).
 
-#include <cuda_multipass/policy.cuh>
-#include <cuda_multipass/reduce.cuh>
-#include <cuda_multipass/scan.cuh>
+#include <pscan/policies/cuda_multipass/policy.cuh>
+#include <pscan/policies/cuda_multipass/reduce.cuh>
+#include <pscan/policies/cuda_multipass/scan.cuh>
 
-#include <cuda_common/algorithms/reductions.cuh>
-#include <cuda_common/algorithms/scans.cuh>
-#include <cuda_common/algorithms/segmented_reduce.cuh>
-#include <cuda_common/algorithms/segmented_scans.cuh>
+#include <pscan/policies/cuda_common/algorithms/reductions.cuh>
+#include <pscan/policies/cuda_common/algorithms/scans.cuh>
+#include <pscan/policies/cuda_common/algorithms/segmented_reduce.cuh>
+#include <pscan/policies/cuda_common/algorithms/segmented_scans.cuh>

@@ -1,7 +1,7 @@
 #pragma once
 // pscan::cuda_multipass: the policy object of the recursive multi-pass backend.
 
-#include <cuda_common/policy.cuh>
+#include <pscan/policies/cuda_common/policy.cuh>
 
 namespace pscan::cuda_multipass_backend {
 

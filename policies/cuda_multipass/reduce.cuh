@@ -10,15 +10,15 @@
 // wait); that pass is cuda_common's single-block kernel, which also reduces an input of a few
 // block steps directly.
 
-#include <cuda_multipass/policy.cuh>
-#include <cuda_multipass/tuning.cuh>
+#include <pscan/policies/cuda_multipass/policy.cuh>
+#include <pscan/policies/cuda_multipass/tuning.cuh>
 
-#include <cuda_common/check.cuh>
-#include <cuda_common/launch.cuh>
-#include <cuda_common/runtime/call_scratch.cuh>
-#include <cuda_common/single_block_reduce.cuh>
-#include <cuda_common/target.cuh>
-#include <cuda_common/block/block_range_reduce.cuh>
+#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/policies/cuda_common/launch.cuh>
+#include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
+#include <pscan/policies/cuda_common/single_block_reduce.cuh>
+#include <pscan/policies/cuda_common/target.cuh>
+#include <pscan/policies/cuda_common/block/block_range_reduce.cuh>
 
 #include <pscan/future_value.hpp>
 

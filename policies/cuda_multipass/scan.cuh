@@ -12,16 +12,16 @@
 // the segmented tile agent in the same levels: the upsweep reduces each tile to (aggregate,
 // head), the levels above scan those pairs with the lifted operator.
 
-#include <cuda_multipass/policy.cuh>
-#include <cuda_multipass/tuning.cuh>
+#include <pscan/policies/cuda_multipass/policy.cuh>
+#include <pscan/policies/cuda_multipass/tuning.cuh>
 
-#include <cuda_common/check.cuh>
-#include <cuda_common/launch.cuh>
-#include <cuda_common/runtime/call_scratch.cuh>
-#include <cuda_common/target.cuh>
-#include <cuda_common/tile/segmented_tile_scan.cuh>
-#include <cuda_common/block/block_range_reduce.cuh>
-#include <cuda_common/tile/tile_scan.cuh>
+#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/policies/cuda_common/launch.cuh>
+#include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
+#include <pscan/policies/cuda_common/target.cuh>
+#include <pscan/policies/cuda_common/tile/segmented_tile_scan.cuh>
+#include <pscan/policies/cuda_common/block/block_range_reduce.cuh>
+#include <pscan/policies/cuda_common/tile/tile_scan.cuh>
 
 #include <pscan/future_value.hpp>
 

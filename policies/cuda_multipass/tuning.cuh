@@ -4,8 +4,8 @@
 // The same on every target: these kernels use nothing an older GPU lacks, nor more shared memory
 // than it has.
 
-#include <cuda_common/target.cuh>
-#include <cuda_common/tile/tile_io.cuh>
+#include <pscan/policies/cuda_common/target.cuh>
+#include <pscan/policies/cuda_common/tile/tile_io.cuh>
 
 namespace pscan::cuda_multipass_backend {
 

@@ -8,7 +8,7 @@
 #include "partials.hpp"
 #include "policy.hpp"
 
-#include <sequential/sequential.hpp>
+#include <pscan/policies/sequential/sequential.hpp>
 
 #include <omp.h>
 

@@ -11,8 +11,8 @@
 #include "stream_support.cuh"
 #include "unit_support.cuh"
 
-#include <cuda_chained/scan.cuh>
-#include <cuda_common/runtime/tile_state_cache.cuh>
+#include <pscan/policies/cuda_chained/scan.cuh>
+#include <pscan/policies/cuda_common/runtime/tile_state_cache.cuh>
 
 #include <pscan/detail/segmented_generic.hpp>
 

@@ -6,7 +6,7 @@
 
 #include "device_fixture.cuh"
 
-#include <cuda_common/runtime/host_result.cuh>
+#include <pscan/policies/cuda_common/runtime/host_result.cuh>
 #include <pscan/pscan.hpp>
 
 #include <algorithm>

@@ -5,8 +5,8 @@
 #include "device_fixture.cuh"
 #include "unit_support.cuh"
 
-#include <cuda_common/launch.cuh>
-#include <cuda_multipass/tuning.cuh>
+#include <pscan/policies/cuda_common/launch.cuh>
+#include <pscan/policies/cuda_multipass/tuning.cuh>
 #include <pscan/pscan.hpp>
 
 #include <cstdint>

@@ -13,9 +13,9 @@
 
 #include "device_fixture.cuh"
 
-#include <cuda_chained/tuning.cuh>
-#include <cuda_common/algorithms/segmented_reduce.cuh>
-#include <cuda_multipass/tuning.cuh>
+#include <pscan/policies/cuda_chained/tuning.cuh>
+#include <pscan/policies/cuda_common/algorithms/segmented_reduce.cuh>
+#include <pscan/policies/cuda_multipass/tuning.cuh>
 
 #include <algorithm>
 #include <cstdint>

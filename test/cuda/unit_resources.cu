@@ -13,7 +13,7 @@
 #include "device_fixture.cuh"
 #include "stream_support.cuh"
 
-#include <cuda_common/runtime/temporary.cuh>
+#include <pscan/policies/cuda_common/runtime/temporary.cuh>
 #include <pscan/pscan.hpp>
 
 #include <cuda/stream_ref>

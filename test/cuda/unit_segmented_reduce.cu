@@ -15,8 +15,8 @@
 #include "device_fixture.cuh"
 #include "stream_support.cuh"
 
-#include <cuda_chained/tuning.cuh>
-#include <cuda_common/algorithms/segmented_reduce.cuh>
+#include <pscan/policies/cuda_chained/tuning.cuh>
+#include <pscan/policies/cuda_common/algorithms/segmented_reduce.cuh>
 
 #include "conformance/reference.hpp"
 #include "conformance/value_kinds.hpp"

@@ -7,7 +7,7 @@
 
 #include "device_fixture.cuh"
 
-#include <cuda_chained/tuning.cuh>
+#include <pscan/policies/cuda_chained/tuning.cuh>
 
 #include "conformance/reference.hpp"
 #include "conformance/value_kinds.hpp"

@@ -7,12 +7,12 @@
 #include "device_fixture.cuh"
 #include "unit_support.cuh"
 
-#include <cuda_common/block/block_scan.cuh>
-#include <cuda_common/grouping.cuh>
-#include <cuda_common/thread/thread_scan.cuh>
-#include <cuda_common/tile/tile_io.cuh>
-#include <cuda_common/block/block_range_reduce.cuh>
-#include <cuda_common/warp/warp_scan.cuh>
+#include <pscan/policies/cuda_common/block/block_scan.cuh>
+#include <pscan/policies/cuda_common/grouping.cuh>
+#include <pscan/policies/cuda_common/thread/thread_scan.cuh>
+#include <pscan/policies/cuda_common/tile/tile_io.cuh>
+#include <pscan/policies/cuda_common/block/block_range_reduce.cuh>
+#include <pscan/policies/cuda_common/warp/warp_scan.cuh>
 
 #include <pscan/detail/index_iterator.hpp>
 #include <pscan/detail/runs.hpp>

@@ -6,11 +6,11 @@
 // runs the NCCL policy's own code for the scans this way on 1 to 4 ranks; only the all-gather
 // differs. A host wait per exchange: a test device, not a transport.
 
-#include <distributed/nccl/policy.hpp>
-#include <distributed/nccl/over_mpi.hpp>
-#include <distributed/nccl/scan.hpp>
+#include <pscan/policies/distributed/nccl/policy.hpp>
+#include <pscan/policies/distributed/nccl/over_mpi.hpp>
+#include <pscan/policies/distributed/nccl/scan.hpp>
 
-#include <cuda_common/check.cuh>
+#include <pscan/policies/cuda_common/check.cuh>
 
 #include <cuda_runtime.h>
 #include <mpi.h>

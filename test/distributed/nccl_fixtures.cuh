@@ -3,7 +3,7 @@
 // over a number, a non-commutative 16-byte struct (2x2 matrix product) and a padded struct that
 // catches an operator call on a value not derived from the input (the exchange's records, say).
 
-#include <distributed/nccl/nccl.hpp>
+#include <pscan/policies/distributed/nccl/nccl.hpp>
 
 #include <optional>
 

@@ -7,13 +7,13 @@
 // accumulators count the runs begun and which writes only where runs begin and end;
 // reduce_by_key brings its run count home as reduce does.
 
-#include <cuda_common/device_result.cuh>
-#include <cuda_common/policy.cuh>
-#include <cuda_common/runtime/host_result.cuh>
-#include <cuda_common/runtime/temporary.cuh>
-#include <cuda_common/algorithms/scans.cuh>
-#include <cuda_common/target.cuh>
-#include <cuda_common/tile/segmented_tile_scan.cuh>
+#include <pscan/policies/cuda_common/device_result.cuh>
+#include <pscan/policies/cuda_common/policy.cuh>
+#include <pscan/policies/cuda_common/runtime/host_result.cuh>
+#include <pscan/policies/cuda_common/runtime/temporary.cuh>
+#include <pscan/policies/cuda_common/algorithms/scans.cuh>
+#include <pscan/policies/cuda_common/target.cuh>
+#include <pscan/policies/cuda_common/tile/segmented_tile_scan.cuh>
 
 #include <pscan/detail/runs.hpp>
 #include <pscan/functional.hpp>

@@ -3,8 +3,8 @@
 // through their common base, cuda_common::policy_base): the backend's kernels::scan for the build
 // the device runs (target.cuh).
 
-#include <cuda_common/policy.cuh>
-#include <cuda_common/target.cuh>
+#include <pscan/policies/cuda_common/policy.cuh>
+#include <pscan/policies/cuda_common/target.cuh>
 
 #include <pscan/future_value.hpp>
 

@@ -12,17 +12,17 @@
 // check_offsets_kernel first and waits. The combination order depends only on the sizes and the
 // grid, so results are the same bits from run to run.
 
-#include <cuda_common/algorithms/checked_offsets.cuh>
-#include <cuda_common/block/block_scan.cuh>
-#include <cuda_common/check.cuh>
-#include <cuda_common/launch.cuh>
-#include <cuda_common/policy.cuh>
-#include <cuda_common/runtime/device_info.cuh>
-#include <cuda_common/runtime/call_scratch.cuh>
-#include <cuda_common/target.cuh>
-#include <cuda_common/tile/merge_path.cuh>
-#include <cuda_common/tile/segmented_reduce_tile.cuh>
-#include <cuda_common/tile/tile_io.cuh>
+#include <pscan/policies/cuda_common/algorithms/checked_offsets.cuh>
+#include <pscan/policies/cuda_common/block/block_scan.cuh>
+#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/policies/cuda_common/launch.cuh>
+#include <pscan/policies/cuda_common/policy.cuh>
+#include <pscan/policies/cuda_common/runtime/device_info.cuh>
+#include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
+#include <pscan/policies/cuda_common/target.cuh>
+#include <pscan/policies/cuda_common/tile/merge_path.cuh>
+#include <pscan/policies/cuda_common/tile/segmented_reduce_tile.cuh>
+#include <pscan/policies/cuda_common/tile/tile_io.cuh>
 
 #include <pscan/future_value.hpp>
 

@@ -9,10 +9,10 @@
 // backend sizes them on the device (cuda_chained: offsets_scan.cuh), are one launch that checks
 // the offsets as it reads them.
 
-#include <cuda_common/algorithms/checked_offsets.cuh>
-#include <cuda_common/algorithms/scans.cuh>
-#include <cuda_common/policy.cuh>
-#include <cuda_common/tile/segmented_tile_scan.cuh>
+#include <pscan/policies/cuda_common/algorithms/checked_offsets.cuh>
+#include <pscan/policies/cuda_common/algorithms/scans.cuh>
+#include <pscan/policies/cuda_common/policy.cuh>
+#include <pscan/policies/cuda_common/tile/segmented_tile_scan.cuh>
 
 #include <pscan/detail/segmented_generic.hpp>
 

@@ -5,7 +5,7 @@
 // waiting. Either way, shared-memory writes before the barrier are visible after it to whoever
 // syncs on it (PTX: bar.arrive synchronizes with bar.sync).
 
-#include <cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
 
 namespace pscan::cuda_common {
 

@@ -5,12 +5,12 @@
 // units first, then one warp reduction (grouping.cuh). The upsweep of the multi-pass scan runs on
 // block_range_reduce, both backends' reduce on its block shares.
 
-#include <cuda_common/block/block_reduce.cuh>
-#include <cuda_common/grouping.cuh>
-#include <cuda_common/thread/thread_scan.cuh>
-#include <cuda_common/tile/tile_io.cuh>
-#include <cuda_common/utility.cuh>
-#include <cuda_common/warp/warp_scan.cuh>
+#include <pscan/policies/cuda_common/block/block_reduce.cuh>
+#include <pscan/policies/cuda_common/grouping.cuh>
+#include <pscan/policies/cuda_common/thread/thread_scan.cuh>
+#include <pscan/policies/cuda_common/tile/tile_io.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/warp/warp_scan.cuh>
 
 #include <cstdint>
 

@@ -2,8 +2,8 @@
 // Block level: ordered reductions of one value per thread or per warp, warps combined in warp
 // order (op need not commute). One __syncthreads per call: callers sync before reusing storage.
 
-#include <cuda_common/utility.cuh>
-#include <cuda_common/warp/warp_scan.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/warp/warp_scan.cuh>
 
 namespace pscan::cuda_common {
 

@@ -7,9 +7,9 @@
 // lets a partial tile scan only threads 0 .. valid_threads-1; the others never call op, get no
 // prefix, and their results are meaningless.
 
-#include <cuda_common/block/barrier.cuh>
-#include <cuda_common/utility.cuh>
-#include <cuda_common/warp/warp_scan.cuh>
+#include <pscan/policies/cuda_common/block/barrier.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/warp/warp_scan.cuh>
 
 namespace pscan::cuda_common {
 

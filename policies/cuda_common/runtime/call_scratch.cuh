@@ -7,10 +7,10 @@
 // caller's resource (all device memory must come from it), or while the stream is captured into a
 // graph (a replay must not reuse the captured epoch), a zeroed temporary.
 
-#include <cuda_common/check.cuh>
-#include <cuda_common/policy.cuh>
-#include <cuda_common/runtime/temporary.cuh>
-#include <cuda_common/runtime/tile_state_cache.cuh>
+#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/policies/cuda_common/policy.cuh>
+#include <pscan/policies/cuda_common/runtime/temporary.cuh>
+#include <pscan/policies/cuda_common/runtime/tile_state_cache.cuh>
 
 #include <cuda_runtime.h>
 

@@ -7,10 +7,11 @@
 // publishing kernel's threads may still be exiting (cudaStreamQuery may briefly say not ready).
 // One slot per host thread (lib/host_result.cu): one result in flight per thread.
 
-#include <cuda_common/check.cuh>
-#include <cuda_common/policy.cuh>
+#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/policies/cuda_common/policy.cuh>
 
 #include <pscan/error.hpp>
+#include <pscan/runtime/host_result.cuh>
 
 #include <cuda/atomic>
 #include <cuda_runtime_api.h>
@@ -23,12 +24,10 @@
 
 namespace pscan::cuda_common {
 
-// The calling thread's slot: the completion word (8 bytes) at base, the value after it; the
-// memory is host-mapped, and with unified addressing base is valid on the device too.
-struct host_result_slot {
-  unsigned char* base;
-  std::uint64_t sequence;
-};
+// The calling thread's slot and the host's wait on it: libpscan's (lib/host_result.cu).
+using runtime::acquire_host_result_slot;
+using runtime::host_result_slot;
+using runtime::wait_host_result_slot;
 
 // Throws pscan::invalid_argument when `stream` is capturing a graph: `algorithm` returns a host
 // value, which a graph cannot. Call it before any work, so that the capture stays valid.
@@ -39,15 +38,6 @@ inline void reject_graph_capture(cudaStream_t stream, const char* algorithm) {
                            "a host value cannot be captured");
   }
 }
-
-// The calling thread's slot, grown to at least `bytes`, with a fresh sequence number. Throws
-// pscan::cuda_error(cudaErrorNotSupported) when the current device cannot write mapped pinned
-// memory at its host address (cudaDevAttrCanMapHostMemory, cudaDevAttrUnifiedAddressing).
-host_result_slot acquire_host_result_slot(std::size_t bytes);
-
-// Returns once the slot's word holds slot.sequence (acquire). Throws pscan::cuda_error when
-// the stream (an explicit_stream) reports an error, std::logic_error when it drains without it.
-void wait_host_result_slot(const host_result_slot& slot, cudaStream_t stream);
 
 // A result of type T on its way to the host; passed by value to the kernel that publishes it.
 template <class T>

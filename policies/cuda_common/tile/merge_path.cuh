@@ -2,8 +2,8 @@
 // Merge path on the GPU: the binary search of pscan/detail/merge_path.hpp, and the same search
 // by a whole warp.
 
-#include <cuda_common/utility.cuh>
-#include <cuda_common/warp/warp_search.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/warp/warp_search.cuh>
 
 #include <pscan/detail/merge_path.hpp>
 

@@ -15,12 +15,12 @@
 // the one before it: bad offsets steer the walk wrongly but never out of range (the merge path
 // bounds every count by the ends and elements there are), and are flagged.
 
-#include <cuda_common/tile/async_copy.cuh>
-#include <cuda_common/tile/merge_path.cuh>
-#include <cuda_common/tile/shared_ring.cuh>
-#include <cuda_common/tile/tile_io.cuh>
-#include <cuda_common/utility.cuh>
-#include <cuda_common/warp/warp_scan.cuh>
+#include <pscan/policies/cuda_common/tile/async_copy.cuh>
+#include <pscan/policies/cuda_common/tile/merge_path.cuh>
+#include <pscan/policies/cuda_common/tile/shared_ring.cuh>
+#include <pscan/policies/cuda_common/tile/tile_io.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/warp/warp_scan.cuh>
 
 #include <pscan/detail/partial.hpp>
 #include <pscan/future_value.hpp>

@@ -9,12 +9,12 @@
 // count taking the head's place, and writes only at the heads: the run that ends there and the
 // key of the one that begins.
 
-#include <cuda_common/block/block_scan.cuh>
-#include <cuda_common/tile/tile_heads.cuh>
-#include <cuda_common/tile/tile_io.cuh>
-#include <cuda_common/tile/tile_scan.cuh>
-#include <cuda_common/utility.cuh>
-#include <cuda_common/warp/warp_scan.cuh>
+#include <pscan/policies/cuda_common/block/block_scan.cuh>
+#include <pscan/policies/cuda_common/tile/tile_heads.cuh>
+#include <pscan/policies/cuda_common/tile/tile_io.cuh>
+#include <pscan/policies/cuda_common/tile/tile_scan.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/warp/warp_scan.cuh>
 
 #include <pscan/detail/runs.hpp>
 #include <pscan/detail/segmented_generic.hpp>

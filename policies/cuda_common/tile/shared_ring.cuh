@@ -5,9 +5,9 @@
 // ones it holds; from a raw pointer everything goes by cp.async (held by no register, waited for
 // by the next wait_async_copies), so loads stay in flight through the work between fetches.
 
-#include <cuda_common/tile/async_copy.cuh>
-#include <cuda_common/tile/tile_io.cuh>
-#include <cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/tile/async_copy.cuh>
+#include <pscan/policies/cuda_common/tile/tile_io.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
 
 #include <cstdint>
 

@@ -6,10 +6,10 @@
 // 16-byte unit at a time instead of the whole tile, so many more tiles fit on an SM (bytes in
 // flight are what a memory-bound scan needs). In place is safe: a tile is read before written.
 
-#include <cuda_common/block/block_scan.cuh>
-#include <cuda_common/tile/tile_io.cuh>
-#include <cuda_common/tile/tile_scan.cuh>
-#include <cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/block/block_scan.cuh>
+#include <pscan/policies/cuda_common/tile/tile_io.cuh>
+#include <pscan/policies/cuda_common/tile/tile_scan.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
 
 #include <cstdint>
 

@@ -7,9 +7,9 @@
 // scan reads one key more, the left neighbour of the thread's first. The offsets are read a warp
 // at a time, so every lane of a warp calls thread_heads, those without items with count <= 0.
 
-#include <cuda_common/tile/tile_io.cuh>
-#include <cuda_common/utility.cuh>
-#include <cuda_common/warp/warp_search.cuh>
+#include <pscan/policies/cuda_common/tile/tile_io.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/warp/warp_search.cuh>
 
 #include <pscan/detail/segmented_generic.hpp>
 

@@ -8,8 +8,8 @@
 // The input of a transform_ algorithm over a raw pointer (detail/transformed.hpp) moves as that
 // pointer's units do, f applied to each item on the way.
 
-#include <cuda_common/tile/async_copy.cuh>
-#include <cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/tile/async_copy.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
 
 #include <pscan/detail/transformed.hpp>
 

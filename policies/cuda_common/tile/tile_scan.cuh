@@ -8,10 +8,10 @@
 // memory and shares tile_carry and thread_carry_in from here.
 // 2 op per item; in place is safe (a tile is read completely before any of it is written).
 
-#include <cuda_common/block/block_scan.cuh>
-#include <cuda_common/thread/thread_scan.cuh>
-#include <cuda_common/tile/tile_io.cuh>
-#include <cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/block/block_scan.cuh>
+#include <pscan/policies/cuda_common/thread/thread_scan.cuh>
+#include <pscan/policies/cuda_common/tile/tile_io.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
 
 #include <pscan/detail/partial.hpp>
 

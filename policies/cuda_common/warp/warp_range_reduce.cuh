@@ -5,8 +5,8 @@
 // shape depends only on (first, last), which is what makes the deterministic look-back
 // deterministic.
 
-#include <cuda_common/utility.cuh>
-#include <cuda_common/warp/warp_scan.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/warp/warp_scan.cuh>
 
 namespace pscan::cuda_common {
 

@@ -3,7 +3,7 @@
 // reduction of the 32 lanes of a warp. The operator's left operand always holds the lower lanes'
 // values, and it is applied only to lane values, never to a made-up identity.
 
-#include <cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
 
 #include <cstring>
 #include <type_traits>

@@ -2,7 +2,7 @@
 // A search by a whole warp: 32 probes a round, so a few dependent reads find what a binary search
 // would chain ~log2(n) reads for (six rounds for 2^28 candidates).
 
-#include <cuda_common/utility.cuh>
+#include <pscan/policies/cuda_common/utility.cuh>
 
 namespace pscan::cuda_common {
 

@@ -6,7 +6,7 @@
 
 #include "policy.hpp"
 
-#include <distributed/exchange.hpp>
+#include <pscan/policies/distributed/exchange.hpp>
 
 #include <pscan/error.hpp>
 

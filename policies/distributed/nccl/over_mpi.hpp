@@ -7,11 +7,11 @@
 
 #include "policy.hpp"
 
-#include <distributed/reduce.hpp>
-#include <distributed/reduce_by_key.hpp>
-#include <distributed/scan_by_offsets.hpp>
-#include <distributed/segmented_reduce.hpp>
-#include <distributed/segmented_scan.hpp>
+#include <pscan/policies/distributed/reduce.hpp>
+#include <pscan/policies/distributed/reduce_by_key.hpp>
+#include <pscan/policies/distributed/scan_by_offsets.hpp>
+#include <pscan/policies/distributed/segmented_reduce.hpp>
+#include <pscan/policies/distributed/segmented_scan.hpp>
 
 #include <utility>
 

@@ -5,7 +5,7 @@
 // same ranks for what the hosts must agree on: NCCL's communicator (communicator.hpp) is the one pscan ships; the tests also
 // drive this exchange through MPI with several ranks on one GPU, which NCCL refuses.
 
-#include <distributed/policy.hpp>
+#include <pscan/policies/distributed/policy.hpp>
 
 #include <pscan/policy.hpp>
 

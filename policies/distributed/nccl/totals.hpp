@@ -9,11 +9,11 @@
 
 #include "policy.hpp"
 
-#include <distributed/exchange.hpp>
-#include <distributed/local.hpp>
+#include <pscan/policies/distributed/exchange.hpp>
+#include <pscan/policies/distributed/local.hpp>
 
-#include <cuda_common/check.cuh>
-#include <cuda_common/runtime/temporary.cuh>
+#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/policies/cuda_common/runtime/temporary.cuh>
 
 #include <pscan/detail/config.hpp>
 #include <pscan/error.hpp>
