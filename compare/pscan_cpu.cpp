@@ -3,7 +3,7 @@
 
 #include "pscan_calls.hpp"
 
-#if PSCAN_COMPARE_WITH_OMP && __has_include(<openmp/openmp.hpp>)
+#if PSCAN_COMPARE_WITH_OMP
 #include <pscan/policies/openmp/openmp.hpp>
 #define PSCAN_COMPARE_HAS_OMP_POLICY 1
 #endif

@@ -3,11 +3,11 @@
 
 #include "pscan_calls.hpp"
 
-#if PSCAN_COMPARE_WITH_CUDA_MULTIPASS && __has_include(<cuda_multipass/cuda_multipass.cuh>)
+#if PSCAN_COMPARE_WITH_CUDA_MULTIPASS
 #include <pscan/policies/cuda_multipass/cuda_multipass.cuh>
 #define PSCAN_COMPARE_HAS_MULTIPASS 1
 #endif
-#if PSCAN_COMPARE_WITH_CUDA_CHAINED && __has_include(<cuda_chained/cuda_chained.cuh>)
+#if PSCAN_COMPARE_WITH_CUDA_CHAINED
 #include <pscan/policies/cuda_chained/cuda_chained.cuh>
 #define PSCAN_COMPARE_HAS_CHAINED 1
 #endif
