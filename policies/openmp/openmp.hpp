@@ -1,7 +1,7 @@
 #pragma once
-// pscan::omp — the OpenMP backend: cache-blocked three-phase scans, ordered chunked reduce, and a
-// merge-path balanced segmented_reduce. Segmented scans and scans by key take the generic path
-// (include/pscan/detail/segmented_generic.hpp) over these scans.
+// pscan::omp — the OpenMP backend: chained single-pass scans over cache-sized chunks, ordered
+// chunked reduce, and a merge-path balanced segmented_reduce. Segmented scans and scans by key take
+// the generic path (include/pscan/detail/segmented_generic.hpp) over these scans.
 
 #if !defined(_OPENMP)
 #error "pscan::omp needs OpenMP: compile with -fopenmp (link the pscan::pscan target)"

@@ -7,6 +7,8 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <string>
 
@@ -38,6 +40,61 @@ namespace detail {
 inline int team_size(const policy& p, std::int64_t work, std::int64_t min_per_thread) {
   const std::int64_t wanted = p.threads() > 0 ? p.threads() : omp_get_max_threads();
   return static_cast<int>(std::min(wanted, work / min_per_thread));
+}
+
+// A parallel region returns once every thread of its team has run. On a machine with more
+// runnable threads than cores (a second parallel program, a build), a team member the system has
+// not scheduled costs the region a scheduler tick, milliseconds, whatever the work. So a region
+// in which the calling thread spent far longer waiting (for its team to start, for a chunk before
+// its own, for its team to finish) than a few of its own chunks took marks the process's regions
+// as contended for 32 times that wait (a wasted tick costs 3 % of the time it is then avoided
+// for); meanwhile calls take their chunks on the calling thread alone, in the same grouping, so
+// with the same bits.
+inline std::atomic<std::int64_t> contended_until_ns{0};
+// The largest team a region has had: a larger one starts threads (milliseconds), which says
+// nothing of the machine's load.
+inline std::atomic<int> largest_team{1};
+
+inline std::int64_t clock_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// What a thread did in a region: the chunks it took and the time it spent on them, waits left out.
+struct chunk_work {
+  std::int64_t chunks = 0;
+  std::int64_t busy_ns = 0;
+};
+
+// take_chunks() takes chunks from a counter the calls share until none is left, and returns its
+// chunk_work: on `team` threads, or on the calling thread alone while regions are contended.
+template <class TakeChunks>
+void run_chunks(int team, TakeChunks&& take_chunks) {
+  if (team < 2 || clock_ns() < contended_until_ns.load(std::memory_order_relaxed)) {
+    take_chunks();
+    return;
+  }
+  const std::int64_t start = clock_ns();
+  chunk_work caller;
+#pragma omp parallel num_threads(team)
+  {
+    const chunk_work work = take_chunks();
+    if (omp_get_thread_num() == 0) caller = work;
+  }
+  const std::int64_t end = clock_ns();
+  if (largest_team.load(std::memory_order_relaxed) < team) {
+    largest_team.store(team, std::memory_order_relaxed);
+    return;
+  }
+  // Idle, the caller waits up to about a chunk for its first predecessor and its last successor,
+  // and a little on each chunk's prefix: a quarter of its busy time over many chunks.
+  const std::int64_t chunk_ns = caller.busy_ns / std::max<std::int64_t>(caller.chunks, 1);
+  const std::int64_t waited_ns = end - start - caller.busy_ns;
+  constexpr std::int64_t slack_ns = 20'000;  // waking sleeping threads
+  if (waited_ns > std::max(4 * chunk_ns, caller.busy_ns / 4) + slack_ns) {
+    contended_until_ns.store(end + 32 * waited_ns, std::memory_order_relaxed);
+  }
 }
 
 }  // namespace detail

@@ -7,7 +7,7 @@
 
 #include <pscan/policies/sequential/sequential.hpp>
 
-
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -19,7 +19,8 @@ namespace detail {
 inline constexpr std::int64_t reduce_min_per_thread = 32768;
 
 // Contiguous chunks per thread of the team, taken by whichever thread is free (as TBB's work
-// stealing does): a core slowed by a neighbour or a farther cache slice does less of the work.
+// stealing does; detail::run_chunks): a core slowed by a neighbour or a farther cache slice does
+// less of the work.
 // The chunks depend only on n and the team size, so the grouping, and the result, do not depend
 // on which thread took which.
 inline constexpr int reduce_chunks_per_thread = 4;
@@ -33,16 +34,20 @@ T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
   if (team < 2) return sequential_backend::reduce(seq, first, last, init, op);
   const int chunks = team * detail::reduce_chunks_per_thread;
   std::vector<detail::padded<detail::partial<T>>> partials(static_cast<std::size_t>(chunks));
-#pragma omp parallel num_threads(team)
-  {
+  std::atomic<int> next_chunk{0};
+  detail::run_chunks(team, [&] {
     Op thread_op = op;
-#pragma omp for schedule(dynamic, 1)
-    for (int c = 0; c < chunks; ++c) {
+    detail::chunk_work work;
+    for (int c = next_chunk.fetch_add(1, std::memory_order_relaxed); c < chunks;
+         c = next_chunk.fetch_add(1, std::memory_order_relaxed), ++work.chunks) {
+      const std::int64_t start = detail::clock_ns();
       partials[c].value = detail::reduce_range<T>(first, detail::split_point(0, n, c, chunks),
                                                   detail::split_point(0, n, c + 1, chunks),
                                                   thread_op);
+      work.busy_ns += detail::clock_ns() - start;
     }
-  }
+    return work;
+  });
   for (const auto& slot : partials) {
     if (slot.value.has) init = op(init, slot.value.value);
   }

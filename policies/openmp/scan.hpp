@@ -1,9 +1,13 @@
 #pragma once
-// pscan::omp scans: Blelloch's (1990) cost-optimal three-phase scan (each thread reduces its
-// chunk, the chunk totals are scanned, each thread rescans its chunk from its carry-in),
-// cache-blocked: the input goes through in blocks of team x chunk_bytes, so the rescan of phase
-// 3 reads the chunk from the thread's own cache and DRAM sees one read of the input and one
-// write of the output.
+// pscan::omp scans: a single pass over chunks in the order of a ticket counter (the CPU twin of
+// cuda_chained's chained scan; LightScan, Merrill & Garland's chained scan with a serial
+// prefix). A thread takes the next chunk, reduces it, waits for the inclusive prefix of the chunk
+// before it, publishes its own and rescans the chunk (still in its cache) from its carry. No
+// barrier: a thread only ever waits for a chunk that another thread has already taken, never for
+// a thread the system has not scheduled yet, so a loaded machine slows a call by what it takes
+// from it, not by a scheduler tick per barrier. Chunks depend on n and the thread count alone and
+// each prefix is its predecessor's op the chunk's total, so the bits do not depend on which thread
+// took which chunk, nor on how many of the team's threads took any.
 
 #include "partials.hpp"
 #include "policy.hpp"
@@ -13,15 +17,17 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <iterator>
-#include <vector>
+#include <memory>
+#include <thread>
 
 namespace pscan::openmp_backend {
 namespace detail {
 
-// Input bytes per thread per block: read in phase 1, read again in phase 3, so it must stay in
-// a core's private L2 (1-2 MiB on current x86 servers) together with the output it writes.
+// Input bytes of a chunk: reduced, then rescanned, so it must stay in a core's private L2 (1-2
+// MiB on current x86 servers) together with the output it writes.
 inline constexpr std::int64_t chunk_bytes = 128 * 1024;
 
 // A thread scans ~8K int32 in a few microseconds, about what starting a team costs: below
@@ -92,43 +98,58 @@ void scan_range(InIt first, std::int64_t lo, std::int64_t hi, OutIt out, Op& op,
                    partial<T>{true, running[stretches - 1]});
 }
 
-// The blocked three-phase scan of [0, n) on `team` threads, in one parallel region.
+// A chunk's inclusive prefix, once published (ready, with release order after the value).
+template <class T>
+struct alignas(64) published_prefix {
+  std::atomic<bool> ready{false};
+  partial<T> value;
+};
+
+// The prefix that `slot` publishes. The thread that publishes it holds the chunk already, so the
+// wait is for work in progress; a few polls, then the core goes to whoever needs it (the
+// publisher, when the machine has more runnable threads than cores).
+template <class T>
+partial<T> wait_for(const published_prefix<T>& slot) {
+  for (int polls = 0; !slot.ready.load(std::memory_order_acquire); ++polls) {
+    if (polls >= 64) std::this_thread::yield();
+  }
+  return slot.value;
+}
+
+// The chained scan of [0, n) on up to `team` threads, in one parallel region (run_chunks).
 template <scan_kind Kind, class T, class InIt, class OutIt, class Op>
-void blocked_scan(int team, InIt first, std::int64_t n, OutIt out, Op op,
+void chained_scan(int team, InIt first, std::int64_t n, OutIt out, Op op,
                   const partial<T>& init) {
   using value_type = typename std::iterator_traits<InIt>::value_type;
-  const std::int64_t chunk =
-      std::max<std::int64_t>(chunk_bytes / static_cast<std::int64_t>(sizeof(value_type)), 1024);
-  // Chunk totals, double-buffered by block parity: a thread may start block b+1 (writing its
-  // total) while a slower one still reads the totals of block b. One barrier per block suffices.
-  std::vector<padded<partial<T>>> totals(2 * static_cast<std::size_t>(team));
-
-#pragma omp parallel num_threads(team)
-  {
-    const int threads = omp_get_num_threads();  // may be fewer than asked for
-    const int t = omp_get_thread_num();
-    const std::int64_t block = chunk * threads;
+  // chunk_bytes, or an equal share per thread where that is less (at least 1024 elements).
+  const std::int64_t chunk = std::max<std::int64_t>(
+      std::min<std::int64_t>(chunk_bytes / static_cast<std::int64_t>(sizeof(value_type)),
+                             (n + team - 1) / team),
+      1024);
+  const std::int64_t chunks = (n + chunk - 1) / chunk;
+  const std::unique_ptr<published_prefix<T>[]> prefixes(
+      new published_prefix<T>[static_cast<std::size_t>(chunks)]);
+  std::atomic<std::int64_t> next_chunk{0};
+  detail::run_chunks(static_cast<int>(std::min<std::int64_t>(team, chunks)), [&] {
     Op thread_op = op;
-    // Every thread folds all chunk totals itself (p op calls per block) instead of waiting for
-    // one thread to scan them: the same left fold everywhere, so all agree on the carry.
-    partial<T> carry = init;
-    for (std::int64_t begin = 0, b = 0; begin < n; begin += block, ++b) {
-      const std::int64_t end = std::min(n, begin + block);
-      const std::int64_t lo = detail::split_point(begin, end, t, threads);
-      const std::int64_t hi = detail::split_point(begin, end, t + 1, threads);
-      padded<partial<T>>* block_totals = totals.data() + (b % 2) * threads;
-      stretch_parts<T> parts;  // phase 1's stretches, rescanned in phase 3
-      block_totals[t].value = detail::reduce_range<T>(first, lo, hi, thread_op, &parts);
-#pragma omp barrier
-      for (int u = 0; u < t; ++u) {
-        carry = detail::join(carry, block_totals[u].value, thread_op);
-      }
-      detail::scan_range<Kind>(first, lo, hi, out, thread_op, carry, parts);  // phase 3, cached
-      for (int u = t; u < threads; ++u) {
-        carry = detail::join(carry, block_totals[u].value, thread_op);
-      }
+    chunk_work work;
+    for (std::int64_t c = next_chunk.fetch_add(1, std::memory_order_relaxed); c < chunks;
+         c = next_chunk.fetch_add(1, std::memory_order_relaxed), ++work.chunks) {
+      const std::int64_t lo = c * chunk;
+      const std::int64_t hi = std::min(n, lo + chunk);
+      const std::int64_t start = clock_ns();
+      stretch_parts<T> parts;  // the reduction's stretches, rescanned side by side
+      const partial<T> total = detail::reduce_range<T>(first, lo, hi, thread_op, &parts);
+      const std::int64_t reduced = clock_ns();
+      const partial<T> carry = c == 0 ? init : wait_for(prefixes[c - 1]);
+      prefixes[c].value = detail::join(carry, total, thread_op);
+      prefixes[c].ready.store(true, std::memory_order_release);
+      const std::int64_t rescan = clock_ns();
+      detail::scan_range<Kind>(first, lo, hi, out, thread_op, carry, parts);
+      work.busy_ns += reduced - start + clock_ns() - rescan;
     }
-  }
+    return work;
+  });
 }
 
 // The team for a scan of n elements; below 2, the calling thread runs pscan::seq's loop.
@@ -143,7 +164,7 @@ void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op) {
   using T = typename std::iterator_traits<InIt>::value_type;
   const int team = detail::scan_team(p, last - first);
   if (team < 2) return sequential_backend::inclusive_scan(seq, first, last, out, op);
-  detail::blocked_scan<detail::scan_kind::inclusive>(team, first, last - first, out, op,
+  detail::chained_scan<detail::scan_kind::inclusive>(team, first, last - first, out, op,
                                                      detail::partial<T>{});
 }
 
@@ -151,7 +172,7 @@ template <class InIt, class OutIt, class Op, class T>
 void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op, T init) {
   const int team = detail::scan_team(p, last - first);
   if (team < 2) return sequential_backend::inclusive_scan(seq, first, last, out, op, init);
-  detail::blocked_scan<detail::scan_kind::inclusive>(team, first, last - first, out, op,
+  detail::chained_scan<detail::scan_kind::inclusive>(team, first, last - first, out, op,
                                                      detail::partial<T>{true, init});
 }
 
@@ -159,7 +180,7 @@ template <class InIt, class OutIt, class T, class Op>
 void exclusive_scan(const policy& p, InIt first, InIt last, OutIt out, T init, Op op) {
   const int team = detail::scan_team(p, last - first);
   if (team < 2) return sequential_backend::exclusive_scan(seq, first, last, out, init, op);
-  detail::blocked_scan<detail::scan_kind::exclusive>(team, first, last - first, out, op,
+  detail::chained_scan<detail::scan_kind::exclusive>(team, first, last - first, out, op,
                                                      detail::partial<T>{true, init});
 }
 
