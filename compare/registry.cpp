@@ -65,6 +65,11 @@ const registration* find_registration(const std::string& name) {
   return nullptr;
 }
 
+role role_of(const std::string& name) {
+  const registration* r = find_registration(name);
+  return r == nullptr ? role::contender : r->part;
+}
+
 bool runs_on(const registration& r, target t) {
   return r.where == sides::both || (r.where == sides::gpu) == (t == target::gpu);
 }

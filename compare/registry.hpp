@@ -21,6 +21,7 @@ struct registration {
 
 const std::vector<registration>& registrations();                // in report order
 const registration* find_registration(const std::string& name);  // nullptr if unknown
+role role_of(const std::string& name);  // its registration's; contender if unknown
 bool runs_on(const registration& r, target t);
 
 // The implementation the other rows of a cell are compared with (role::baseline) on target t.

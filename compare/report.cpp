@@ -16,7 +16,7 @@ namespace {
 auto key_of(const cell& c) { return std::make_tuple(c.where, c.algo, c.type, c.lengths, c.n); }
 
 const char* columns =
-    "%-44s %7s %9s %-15s %-6s %10s %10s %10s %4s %6s %8s %8s %6s %7s %4s %7s";
+    "%-44s %7s %9s %-15s %-6s %10s %10s %10s %4s %6s %8s %8s %6s %7s %5s %7s";
 
 std::string segment_count_of(const result& x) {
   return x.c.lengths.shape == segment_shape::none ? "" : std::to_string(x.segment_count);
@@ -24,8 +24,10 @@ std::string segment_count_of(const result& x) {
 
 std::string summary_of(const result& x) {
   if (x.outcome != status::ok) return name_of(x.outcome);
-  std::string s = number(x.gb_per_s, 1) + " GB/s (" + number(x.percent_of_copy, 0) + "% of copy";
+  std::string s = number(x.gb_per_s, 1) + " GB/s (";
+  s += x.copy_disturbed ? "copy disturbed" : number(x.percent_of_copy, 0) + "% of copy";
   if (x.speedup > 0) s += ", " + number(x.speedup, 2) + "x";
+  if (x.slower_than_seq) s += ", slower than seq";
   return s + (x.busy ? ", busy" : "") + ")";
 }
 
@@ -56,6 +58,11 @@ std::string cell_name(const cell& c) {
   return s;
 }
 
+std::string marks_of(const result& x) {
+  return std::string(x.busy ? "!" : "") + (x.slower_than_seq ? "<" : "") +
+         (x.copy_disturbed && role_of(x.impl) == role::copy ? "~" : "");
+}
+
 void finalize_cell(std::vector<result>& rows, result& copy) {
   auto rate = [](result& x) {
     if (x.outcome != status::ok || x.timing.median_ms <= 0) return;
@@ -65,15 +72,26 @@ void finalize_cell(std::vector<result>& rows, result& copy) {
     x.busy = looks_busy(x.timing);
   };
   rate(copy);
-  double baseline_ms = -1;
+  double baseline_ms = -1, reference_ms = -1;
   for (result& x : rows) {
     rate(x);
-    if (x.gb_per_s > 0 && x.impl == baseline_of(x.c.where)) baseline_ms = x.timing.median_ms;
+    if (x.gb_per_s <= 0) continue;
+    if (x.impl == baseline_of(x.c.where)) baseline_ms = x.timing.median_ms;
+    if (role_of(x.impl) == role::reference) reference_ms = x.timing.median_ms;
+  }
+  // A scan or reduce moves at least the bytes of a copy of its input: one measured at over
+  // twice the copy's rate says the copy was slowed, not that the row beat it.
+  bool copy_disturbed = copy.gb_per_s <= 0 || copy.busy;
+  for (const result& x : rows) {
+    if (!x.limit && x.gb_per_s > 2 * copy.gb_per_s) copy_disturbed = true;
   }
   for (result& x : rows) {
+    x.copy_disturbed = copy_disturbed;
     if (x.gb_per_s < 0) continue;
-    if (copy.gb_per_s > 0) x.percent_of_copy = 100.0 * x.gb_per_s / copy.gb_per_s;
+    if (!copy_disturbed) x.percent_of_copy = 100.0 * x.gb_per_s / copy.gb_per_s;
     if (baseline_ms > 0 && !x.limit) x.speedup = baseline_ms / x.timing.median_ms;
+    x.slower_than_seq = x.c.where == target::cpu && role_of(x.impl) == role::contender &&
+                        reference_ms > 0 && x.timing.median_ms > reference_ms;
   }
 }
 
@@ -81,7 +99,7 @@ void print_header(std::ostream& out) {
   char line[512];
   std::snprintf(line, sizeof line, columns, "cell", "n", "segments", "implementation", "status",
                 "median_ms", "min_ms", "max_ms", "runs", "spread", "Gelem/s", "GB/s", "%copy",
-                "speedup", "busy", "host_us");
+                "speedup", "marks", "host_us");
   out << line << "\n";
 }
 
@@ -97,7 +115,7 @@ void print_rows(const std::vector<result>& rows, std::ostream& out) {
                   ok ? (number(100 * x.timing.spread, 1) + "%").c_str() : "",
                   number(x.gelem_per_s, 3).c_str(), number(x.gb_per_s, 1).c_str(),
                   number(x.percent_of_copy, 0).c_str(),
-                  x.speedup > 0 ? (number(x.speedup, 2) + "x").c_str() : "", x.busy ? "!" : "",
+                  x.speedup > 0 ? (number(x.speedup, 2) + "x").c_str() : "", marks_of(x).c_str(),
                   number(x.host_us, 1).c_str());
     out << line << "\n";
     if (!ok) out << "    " << x.message << "\n";
@@ -113,9 +131,11 @@ void print_summary(const report& r, std::ostream& out) {
     n = std::max(n, x.c.n);
   }
   std::map<decltype(group_of(cell{})), std::pair<const result*, std::string>> lines;
-  int busy = 0;
+  int busy = 0, slower = 0, disturbed = 0;
   for (const result& x : r.results) {
     busy += x.busy ? 1 : 0;
+    slower += x.slower_than_seq ? 1 : 0;
+    disturbed += x.copy_disturbed && role_of(x.impl) == role::copy ? 1 : 0;
     if (x.c.n != largest[group_of(x.c)]) continue;
     auto& line = lines.emplace(group_of(x.c), std::make_pair(&x, std::string())).first->second;
     line.second += "\n      " + x.impl + ": " + summary_of(x);
@@ -132,6 +152,14 @@ void print_summary(const report& r, std::ostream& out) {
   if (busy > 0) {
     out << "\n" << busy << " rows marked busy (!): median over 1.5x the fastest run, so the "
         << "machine was not idle; rerun them on an idle one\n";
+  }
+  if (slower > 0) {
+    out << slower << " parallel CPU rows marked < : slower than seq in the same cell (a loaded "
+        << "machine, or more overhead than work); not results to quote\n";
+  }
+  if (disturbed > 0) {
+    out << disturbed << " copies marked ~ : disturbed (busy, or slower than half another row's "
+        << "rate), so their cells have no % of copy\n";
   }
 }
 

@@ -35,6 +35,12 @@ struct result {
   double percent_of_copy = -1;
   double speedup = -1;  // t(baseline) / t(this), medians
   bool busy = false;    // looks_busy(timing): the machine was not idle
+  // A parallel CPU row slower than pscan::seq in the same cell: lost to one thread, whether to a
+  // loaded machine or to its own overheads, so not a result to quote.
+  bool slower_than_seq = false;
+  // The cell's copy was disturbed (busy, or another row moved its bytes over twice as fast, which
+  // a copy of them bounds): no row of the cell has a % of copy.
+  bool copy_disturbed = false;
   bool limit = false;   // copy or reduce_floor: a bound to compare with (no speedup)
 };
 
@@ -53,8 +59,12 @@ struct report {
   std::vector<result> results;
 };
 
-// Throughput, % of the copy of the cell's (type, size), speedup over the baseline, busy flag.
+// Throughput, % of the copy of the cell's (type, size), speedup over the baseline, and the marks:
+// busy, slower than seq, copy disturbed.
 void finalize_cell(std::vector<result>& rows, result& copy);
+
+// The row's marks as the tables print them: ! busy, < slower than seq, ~ (the copy) disturbed.
+std::string marks_of(const result& x);
 
 void print_header(std::ostream& out);
 void print_rows(const std::vector<result>& rows, std::ostream& out);  // one cell's block

@@ -66,6 +66,8 @@ nlohmann::ordered_json row_of(const result& x) {
           {"speedup_vs_baseline", opt(x.speedup > 0, x.speedup)},
           {"baseline", x.speedup > 0 ? baseline_of(x.c.where) : ""},
           {"busy", x.busy},
+          {"slower_than_seq", x.slower_than_seq},
+          {"copy_disturbed", x.copy_disturbed},
           {"message", x.message},
           {"host_us_per_call", opt(x.host_us >= 0, x.host_us)}};
 }
@@ -141,7 +143,8 @@ void write_markdown(const report& r, std::ostream& out) {
       if (std::find(impls.begin(), impls.end(), x.impl) == impls.end()) impls.push_back(x.impl);
       std::string text = x.outcome == status::ok ? number(x.gb_per_s, 1) : name_of(x.outcome);
       if (x.speedup > 0) text += " (" + number(x.speedup, 2) + "x)";
-      table[{x.c.lengths, x.c.n}][x.impl] = text + (x.busy ? " !" : "");
+      const std::string marks = marks_of(x);
+      table[{x.c.lengths, x.c.n}][x.impl] = text + (marks.empty() ? "" : " " + marks);
       host[{x.c.lengths, x.c.n}][x.impl] = number(x.host_us, 1);
       any_host = any_host || x.host_us >= 0;
       segment_count[{x.c.lengths, x.c.n}] = x.segment_count;
@@ -164,7 +167,8 @@ void write_markdown(const report& r, std::ostream& out) {
     };
     const std::string name = std::string(name_of(first.where)) + " " + name_of(first.algo) + " " +
                              name_of(first.type);
-    write_table("## " + name + " (GB/s; ! busy machine)", table);
+    write_table("## " + name + " (GB/s; ! busy machine, < slower than seq, ~ copy disturbed)",
+                table);
     if (any_host)
       write_table("### " + name + " (host µs per call; empty: not measured, see host_cost)", host);
   }

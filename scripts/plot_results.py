@@ -188,7 +188,8 @@ def write_headline(provenance, results, impls, out):
              provenance_line(provenance), "",
              "GB/s (bytes read + written) at the largest measured size; in parentheses the speedup "
              f"over {baselines} = t(baseline) / t(implementation); ! the machine was busy "
-             "(median over 1.5x the fastest run).", ""]
+             "(median over 1.5x the fastest run); < a parallel CPU row slower than seq in the same "
+             "cell; ~ the copy was disturbed (the cell has no % of copy).", ""]
     for target in ("gpu", "cpu"):
         keys = [k for k in groups if k[0] == target]  # results.json's order
         if not keys:
@@ -209,7 +210,9 @@ def write_headline(provenance, results, impls, out):
                 text = fmt(r["gb_per_s"], 1) if r["status"] == "ok" else r["status"]
                 if r.get("speedup_vs_baseline"):
                     text += f" ({r['speedup_vs_baseline']:.2f}x)"
-                cells[r["implementation"]] = text + (" !" if r.get("busy") else "")
+                marks = ("!" if r.get("busy") else "") + ("<" if r.get("slower_than_seq") else "") + \
+                    ("~" if r.get("copy_disturbed") and r["implementation"] == "copy" else "")
+                cells[r["implementation"]] = text + (" " + marks if marks else "")
             seg = k[3] or "-"
             lines.append(f"| {k[1]} | {k[2]} | {seg} | {size_label(n)} | " +
                          " | ".join(cells.get(i, "") for i in impls) + " |")
