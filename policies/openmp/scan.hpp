@@ -2,7 +2,9 @@
 // pscan::omp scans: a single pass over chunks in the order of a ticket counter (the CPU twin of
 // cuda_chained's chained scan; LightScan, Merrill & Garland's chained scan with a serial
 // prefix). A thread takes the next chunk, reduces it, waits for the inclusive prefix of the chunk
-// before it, publishes its own and rescans the chunk (still in its cache) from its carry. No
+// before it, publishes its own and rescans the chunk (still in its cache) from its carry; for an
+// operator that groups freely (integer arithmetic, grouping.hpp) a chunk whose carry is already
+// known, as every chunk's is when the calling thread runs them alone, is scanned in one pass. No
 // barrier: a thread only ever waits for a chunk that another thread has already taken, never for
 // a thread the system has not scheduled yet, so a loaded machine slows a call by what it takes
 // from it, not by a scheduler tick per barrier. Chunks depend on n and the thread count alone and
@@ -13,6 +15,8 @@
 #include "policy.hpp"
 
 #include <pscan/policies/sequential/sequential.hpp>
+
+#include <pscan/detail/grouping.hpp>
 
 #include <omp.h>
 
@@ -66,13 +70,15 @@ void scan_step(T& acc, InIt first, std::int64_t i, OutIt out, Op& op) {
   }
 }
 
-// Scans [lo, hi) into out starting from `carry`, in one chain.
+// Scans [lo, hi) into out starting from `carry`, in one chain; returns the inclusive prefix at
+// hi (carry op first[lo] op ... op first[hi - 1]).
 template <scan_kind Kind, class T, class InIt, class OutIt, class Op>
-void scan_chain(InIt first, std::int64_t lo, std::int64_t hi, OutIt out, Op& op,
-                const partial<T>& carry) {
-  if (lo >= hi) return;
+partial<T> scan_chain(InIt first, std::int64_t lo, std::int64_t hi, OutIt out, Op& op,
+                      const partial<T>& carry) {
+  if (lo >= hi) return carry;
   T acc = scan_start<Kind>(carry, first, lo, out, op);
   for (std::int64_t i = lo + 1; i < hi; ++i) scan_step<Kind>(acc, first, i, out, op);
+  return {true, acc};
 }
 
 // scan_chain for a range that phase 1 reduced in stretches (partials.hpp): it is rescanned in
@@ -82,7 +88,10 @@ template <scan_kind Kind, class T, class InIt, class OutIt, class Op>
 void scan_range(InIt first, std::int64_t lo, std::int64_t hi, OutIt out, Op& op,
                 const partial<T>& carry, const stretch_parts<T>& parts) {
   const std::int64_t length = parts.length;
-  if (length == 0) return scan_chain<Kind>(first, lo, hi, out, op, carry);
+  if (length == 0) {
+    scan_chain<Kind>(first, lo, hi, out, op, carry);
+    return;
+  }
   stretch_values<T> running;
   partial<T> stretch_carry = carry;
   for (int s = 0; s < stretches; ++s) {
@@ -95,7 +104,7 @@ void scan_range(InIt first, std::int64_t lo, std::int64_t hi, OutIt out, Op& op,
     }
   }
   scan_chain<Kind>(first, lo + stretches * length, hi, out, op,
-                   partial<T>{true, running[stretches - 1]});
+                 partial<T>{true, running[stretches - 1]});
 }
 
 // A chunk's inclusive prefix, once published (ready, with release order after the value).
@@ -138,6 +147,18 @@ void chained_scan(int team, InIt first, std::int64_t n, OutIt out, Op op,
       const std::int64_t lo = c * chunk;
       const std::int64_t hi = std::min(n, lo + chunk);
       const std::int64_t start = clock_ns();
+      // An operator that groups freely gives the same bits scanned in one pass from the carry,
+      // once the carry is known (always so for chunk 0, and for every chunk run serially).
+      if constexpr (pscan::detail::grouping_free_v<T, Op>) {
+        if (c == 0 || prefixes[c - 1].ready.load(std::memory_order_acquire)) {
+          prefixes[c].value =
+              detail::scan_chain<Kind>(first, lo, hi, out, thread_op,
+                                       c == 0 ? init : prefixes[c - 1].value);
+          prefixes[c].ready.store(true, std::memory_order_release);
+          work.busy_ns += clock_ns() - start;
+          continue;
+        }
+      }
       stretch_parts<T> parts;  // the reduction's stretches, rescanned side by side
       const partial<T> total = detail::reduce_range<T>(first, lo, hi, thread_op, &parts);
       const std::int64_t reduced = clock_ns();

@@ -1,19 +1,20 @@
 #pragma once
 // pscan::omp segmented_reduce, balanced by work rather than by segments: the merge path of the
 // segment ends and the elements (m + N items: one per element reduced, one per output written) is
-// cut into equal slices, one per thread, so one huge segment, a million tiny ones, or a million
-// empty ones all keep every thread busy. A thread writes the segments that start and end in its
-// slice; the segments cut at slice boundaries leave partials that a short ordered fix-up combines.
+// cut into equal slices, a few per thread, so one huge segment, a million tiny ones, or a million
+// empty ones all keep every thread busy. A thread writes the segments that start and end in a
+// slice it took; the segments cut at slice boundaries leave partials that a short ordered fix-up
+// combines.
 
 #include "partials.hpp"
 #include "policy.hpp"
+#include "reduce.hpp"
 
 #include <pscan/detail/host_offsets.hpp>
 #include <pscan/detail/merge_path.hpp>
 
-#include <omp.h>
-
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -102,23 +103,26 @@ void segmented_reduce(const policy& p, InIt values, OffIt offsets_first, OffIt o
   const detail::offsets_view<OffIt> off{offsets_first};
   const std::int64_t segments = (offsets_last - offsets_first) - 1;
   const std::int64_t path = segments + off(segments) - off(0);
-  const int team =
-      std::max(1, detail::team_size(p, path, detail::segmented_reduce_min_per_thread));
-  std::vector<detail::padded<detail::slice_result<T>>> slices(static_cast<std::size_t>(team));
-  if (team == 1) {
-    slices[0].value = detail::reduce_slice(values, off, segments, 0, path, out, init, op);
-  } else {
-#pragma omp parallel num_threads(team)
-    {
-      const int threads = omp_get_num_threads();
-      const int t = omp_get_thread_num();
-      Op thread_op = op;
-      slices[t].value = detail::reduce_slice(values, off, segments,
-                                             detail::split_point(0, path, t, threads),
-                                             detail::split_point(0, path, t + 1, threads), out,
+  const int team = detail::team_size(p, path, detail::segmented_reduce_min_per_thread);
+  // Slices taken by whichever thread is free, as the reduce's chunks (detail::run_chunks); their
+  // number depends on the team size alone, so the grouping and the bits do too.
+  const int count = team < 2 ? 1 : team * detail::reduce_chunks_per_thread;
+  std::vector<detail::padded<detail::slice_result<T>>> slices(static_cast<std::size_t>(count));
+  std::atomic<int> next_slice{0};
+  detail::run_chunks(team, [&] {
+    Op thread_op = op;
+    detail::chunk_work work;
+    for (int c = next_slice.fetch_add(1, std::memory_order_relaxed); c < count;
+         c = next_slice.fetch_add(1, std::memory_order_relaxed), ++work.chunks) {
+      const std::int64_t start = detail::clock_ns();
+      slices[c].value = detail::reduce_slice(values, off, segments,
+                                             detail::split_point(0, path, c, count),
+                                             detail::split_point(0, path, c + 1, count), out,
                                              init, thread_op);
+      work.busy_ns += detail::clock_ns() - start;
     }
-  }
+    return work;
+  });
   detail::close_cut_segments(slices, out, init, op);
 }
 
