@@ -5,6 +5,7 @@
 
 #include <pscan/detail/partial.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -24,18 +25,23 @@ using pscan::detail::partial;
 
 // How many running values a thread keeps side by side: each op waits for the one before it in
 // its chain (a floating-point add: ~4 cycles), so one chain uses a fraction of a core; eight
-// overlap enough to reach memory bandwidth.
-inline constexpr int stretches = 8;
+// overlap enough to reach memory bandwidth. Their values must stay in registers (x86-64 has 16
+// vector registers), so at most 64 bytes of them: 8 doubles, 4 affine maps or (double, head)
+// pairs. Eight 16-byte values spilled, and each op then waited on memory: 2.6x slower than one
+// chain.
+template <class T>
+inline constexpr int stretches_v = static_cast<int>(
+    std::clamp<std::size_t>(64 / sizeof(T), 1, 8));
 // Shorter stretches than this run as one chain: setting up eight costs more than it saves.
 inline constexpr std::int64_t min_stretch = 64;
 
 // Integer reductions stay one chain, which compilers vectorise (whole-register adds); the
 // stretches would hide that pattern from them.
 template <class T>
-inline constexpr bool reduces_in_stretches_v = !std::is_integral_v<T>;
+inline constexpr bool reduces_in_stretches_v = !std::is_integral_v<T> && stretches_v<T> > 1;
 
 template <class T>
-using stretch_values = std::array<T, stretches>;
+using stretch_values = std::array<T, stretches_v<T>>;
 
 // How reduce_range reduced a range: the stretches' length (0: as one chain) and their reductions,
 // so that a scan's rescan follows the same stretches.
@@ -48,7 +54,7 @@ struct stretch_parts {
 // Whether stretches `stride` bytes apart start at least a cache line apart modulo 4 KiB. Starts
 // that are not would share L1 sets, and loads would falsely wait on stores to other stretches
 // (4K aliasing): a scan rescanning 8 stretches 16 KiB apart ran at half the speed of one chain.
-constexpr bool starts_spread(std::int64_t stride) {
+constexpr bool starts_spread(std::int64_t stride, int stretches) {
   constexpr std::int64_t page = 4096, line = 64;
   for (std::int64_t a = 1; a < stretches; ++a) {
     const std::int64_t apart = a * stride % page;
@@ -57,13 +63,14 @@ constexpr bool starts_spread(std::int64_t stride) {
   return true;
 }
 
-// [lo, hi) as `stretches` contiguous stretches of the returned length from lo, the few elements
+// [lo, hi) as stretches_v<T> contiguous stretches of the returned length from lo, the few elements
 // past them after; 0 when the range runs as one chain.
 template <class T>
 std::int64_t stretch_length(std::int64_t lo, std::int64_t hi) {
   if (!reduces_in_stretches_v<T>) return 0;
-  std::int64_t length = (hi - lo) / stretches;
-  while (length >= min_stretch && !starts_spread(length * std::int64_t{sizeof(T)})) --length;
+  constexpr int count = stretches_v<T>;
+  std::int64_t length = (hi - lo) / count;
+  while (length >= min_stretch && !starts_spread(length * std::int64_t{sizeof(T)}, count)) --length;
   return length >= min_stretch ? length : 0;
 }
 
@@ -93,14 +100,14 @@ partial<T> reduce_range(InIt first, std::int64_t lo, std::int64_t hi, Op& op,
   if (lo >= hi) return {};
   if (length == 0) return {true, fold(static_cast<T>(first[lo]), first, lo + 1, hi, op)};
   stretch_values<T> accs =
-      stretch_starts<T>(first, lo, length, std::make_index_sequence<stretches>{});
+      stretch_starts<T>(first, lo, length, std::make_index_sequence<stretches_v<T>>{});
   for (std::int64_t j = 1; j < length; ++j) {
-    for (int s = 0; s < stretches; ++s) accs[s] = op(accs[s], first[lo + s * length + j]);
+    for (int s = 0; s < stretches_v<T>; ++s) accs[s] = op(accs[s], first[lo + s * length + j]);
   }
   if (parts != nullptr) parts->values = accs;
   T acc = accs[0];
-  for (int s = 1; s < stretches; ++s) acc = op(acc, accs[s]);
-  return {true, fold(acc, first, lo + stretches * length, hi, op)};
+  for (int s = 1; s < stretches_v<T>; ++s) acc = op(acc, accs[s]);
+  return {true, fold(acc, first, lo + stretches_v<T> * length, hi, op)};
 }
 
 // Thread t's share of [lo, hi) split into `parts` near-equal contiguous pieces.

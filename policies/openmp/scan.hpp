@@ -94,17 +94,17 @@ void scan_range(InIt first, std::int64_t lo, std::int64_t hi, OutIt out, Op& op,
   }
   stretch_values<T> running;
   partial<T> stretch_carry = carry;
-  for (int s = 0; s < stretches; ++s) {
+  for (int s = 0; s < stretches_v<T>; ++s) {
     running[s] = scan_start<Kind>(stretch_carry, first, lo + s * length, out, op);
     stretch_carry = detail::join(stretch_carry, partial<T>{true, parts.values[s]}, op);
   }
   for (std::int64_t j = 1; j < length; ++j) {
-    for (int s = 0; s < stretches; ++s) {
+    for (int s = 0; s < stretches_v<T>; ++s) {
       scan_step<Kind>(running[s], first, lo + s * length + j, out, op);
     }
   }
-  scan_chain<Kind>(first, lo + stretches * length, hi, out, op,
-                 partial<T>{true, running[stretches - 1]});
+  scan_chain<Kind>(first, lo + stretches_v<T> * length, hi, out, op,
+                 partial<T>{true, running[stretches_v<T> - 1]});
 }
 
 // A chunk's inclusive prefix, once published (ready, with release order after the value).
