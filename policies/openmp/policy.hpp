@@ -67,19 +67,20 @@ struct chunk_work {
   std::int64_t busy_ns = 0;
 };
 
-// take_chunks() takes chunks from a counter the calls share until none is left, and returns its
-// chunk_work: on `team` threads, or on the calling thread alone while regions are contended.
+// take_chunks(alone) takes chunks from a counter the calls share until none is left, and returns
+// its chunk_work: on `team` threads, or on the calling thread alone (alone = true: it takes every
+// chunk, in order) while regions are contended.
 template <class TakeChunks>
 void run_chunks(int team, TakeChunks&& take_chunks) {
   if (team < 2 || clock_ns() < contended_until_ns.load(std::memory_order_relaxed)) {
-    take_chunks();
+    take_chunks(true);
     return;
   }
   const std::int64_t start = clock_ns();
   chunk_work caller;
 #pragma omp parallel num_threads(team)
   {
-    const chunk_work work = take_chunks();
+    const chunk_work work = take_chunks(false);
     if (omp_get_thread_num() == 0) caller = work;
   }
   const std::int64_t end = clock_ns();

@@ -35,7 +35,7 @@ T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
   const int chunks = team * detail::reduce_chunks_per_thread;
   std::vector<detail::padded<detail::partial<T>>> partials(static_cast<std::size_t>(chunks));
   std::atomic<int> next_chunk{0};
-  detail::run_chunks(team, [&] {
+  detail::run_chunks(team, [&](bool) {
     Op thread_op = op;
     detail::chunk_work work;
     for (int c = next_chunk.fetch_add(1, std::memory_order_relaxed); c < chunks;

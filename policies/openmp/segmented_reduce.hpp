@@ -109,7 +109,7 @@ void segmented_reduce(const policy& p, InIt values, OffIt offsets_first, OffIt o
   const int count = team < 2 ? 1 : team * detail::reduce_chunks_per_thread;
   std::vector<detail::padded<detail::slice_result<T>>> slices(static_cast<std::size_t>(count));
   std::atomic<int> next_slice{0};
-  detail::run_chunks(team, [&] {
+  detail::run_chunks(team, [&](bool) {
     Op thread_op = op;
     detail::chunk_work work;
     for (int c = next_slice.fetch_add(1, std::memory_order_relaxed); c < count;
