@@ -98,6 +98,24 @@ void run_chunks(int team, TakeChunks&& take_chunks) {
   }
 }
 
+// f(c, thread_op) for every part c of [0, parts), each taken by whichever thread of `team` is
+// free (run_chunks), with that thread's own copy of op.
+template <class Op, class F>
+void for_each_part(int team, int parts, const Op& op, F&& f) {
+  std::atomic<int> next_part{0};
+  run_chunks(team, [&](bool) {
+    Op thread_op = op;
+    chunk_work work;
+    for (int c = next_part.fetch_add(1, std::memory_order_relaxed); c < parts;
+         c = next_part.fetch_add(1, std::memory_order_relaxed), ++work.chunks) {
+      const std::int64_t start = clock_ns();
+      f(c, thread_op);
+      work.busy_ns += clock_ns() - start;
+    }
+    return work;
+  });
+}
+
 }  // namespace detail
 }  // namespace openmp_backend
 

@@ -7,7 +7,6 @@
 
 #include <pscan/policies/sequential/sequential.hpp>
 
-#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -19,7 +18,7 @@ namespace detail {
 inline constexpr std::int64_t reduce_min_per_thread = 32768;
 
 // Contiguous chunks per thread of the team, taken by whichever thread is free (as TBB's work
-// stealing does; detail::run_chunks): a core slowed by a neighbour or a farther cache slice does
+// stealing does; detail::for_each_part): a core slowed by a neighbour or a farther cache slice does
 // less of the work.
 // The chunks depend only on n and the team size, so the grouping, and the result, do not depend
 // on which thread took which.
@@ -34,19 +33,10 @@ T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
   if (team < 2) return sequential_backend::reduce(seq, first, last, init, op);
   const int chunks = team * detail::reduce_chunks_per_thread;
   std::vector<detail::padded<detail::partial<T>>> partials(static_cast<std::size_t>(chunks));
-  std::atomic<int> next_chunk{0};
-  detail::run_chunks(team, [&](bool) {
-    Op thread_op = op;
-    detail::chunk_work work;
-    for (int c = next_chunk.fetch_add(1, std::memory_order_relaxed); c < chunks;
-         c = next_chunk.fetch_add(1, std::memory_order_relaxed), ++work.chunks) {
-      const std::int64_t start = detail::clock_ns();
-      partials[c].value = detail::reduce_range<T>(first, detail::split_point(0, n, c, chunks),
-                                                  detail::split_point(0, n, c + 1, chunks),
-                                                  thread_op);
-      work.busy_ns += detail::clock_ns() - start;
-    }
-    return work;
+  detail::for_each_part(team, chunks, op, [&](int c, Op& thread_op) {
+    partials[c].value = detail::reduce_range<T>(first, detail::split_point(0, n, c, chunks),
+                                                detail::split_point(0, n, c + 1, chunks),
+                                                thread_op);
   });
   for (const auto& slot : partials) {
     if (slot.value.has) init = op(init, slot.value.value);

@@ -14,7 +14,6 @@
 #include <pscan/detail/merge_path.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 #include <vector>
 
@@ -104,24 +103,15 @@ void segmented_reduce(const policy& p, InIt values, OffIt offsets_first, OffIt o
   const std::int64_t segments = (offsets_last - offsets_first) - 1;
   const std::int64_t path = segments + off(segments) - off(0);
   const int team = detail::team_size(p, path, detail::segmented_reduce_min_per_thread);
-  // Slices taken by whichever thread is free, as the reduce's chunks (detail::run_chunks); their
+  // Slices taken by whichever thread is free, as the reduce's chunks (detail::for_each_part); their
   // number depends on the team size alone, so the grouping and the bits do too.
   const int count = team < 2 ? 1 : team * detail::reduce_chunks_per_thread;
   std::vector<detail::padded<detail::slice_result<T>>> slices(static_cast<std::size_t>(count));
-  std::atomic<int> next_slice{0};
-  detail::run_chunks(team, [&](bool) {
-    Op thread_op = op;
-    detail::chunk_work work;
-    for (int c = next_slice.fetch_add(1, std::memory_order_relaxed); c < count;
-         c = next_slice.fetch_add(1, std::memory_order_relaxed), ++work.chunks) {
-      const std::int64_t start = detail::clock_ns();
-      slices[c].value = detail::reduce_slice(values, off, segments,
-                                             detail::split_point(0, path, c, count),
-                                             detail::split_point(0, path, c + 1, count), out,
-                                             init, thread_op);
-      work.busy_ns += detail::clock_ns() - start;
-    }
-    return work;
+  detail::for_each_part(team, count, op, [&](int c, Op& thread_op) {
+    slices[c].value = detail::reduce_slice(values, off, segments,
+                                           detail::split_point(0, path, c, count),
+                                           detail::split_point(0, path, c + 1, count), out, init,
+                                           thread_op);
   });
   detail::close_cut_segments(slices, out, init, op);
 }
