@@ -116,7 +116,9 @@ TEST_CASE("omp scans: the calling thread alone gives the team's bits") {
     in_a_team([&] {
       pscan::inclusive_scan(policy, maps.begin(), maps.end(), maps_team.begin(), then{});
     });
-    alone([&] { pscan::inclusive_scan(policy, maps.begin(), maps.end(), maps_one.begin(), then{}); });
+    alone([&] {
+      pscan::inclusive_scan(policy, maps.begin(), maps.end(), maps_one.begin(), then{});
+    });
     CHECK(same_bits(maps_team, maps_one));
 
     std::vector<std::uint64_t> ints(n), ints_team(n), ints_one(n);  // sums wrap, defined

@@ -4,11 +4,12 @@
 // prefix). A thread takes the next chunk, reduces it, waits for the inclusive prefix of the chunk
 // before it, publishes its own and rescans the chunk (still in its cache) from its carry. The
 // calling thread taking every chunk alone (detail::run_chunks) knows each carry first and scans a
-// chunk in one pass, in the same grouping. No barrier: a thread only ever waits for a chunk that another thread has already taken, never for
-// a thread the system has not scheduled yet, so a loaded machine slows a call by what it takes
-// from it, not by a scheduler tick per barrier. Chunks depend on n and the thread count alone and
-// each prefix is its predecessor's op the chunk's total, so the bits do not depend on which thread
-// took which chunk, nor on how many of the team's threads took any.
+// chunk in one pass, in the same grouping. No barrier: a thread only ever waits for a chunk that
+// another thread has already taken, never for a thread the system has not scheduled yet, so a
+// loaded machine slows a call by what it takes from it, not by a scheduler tick per barrier.
+// Chunks depend on n and the thread count alone and each prefix is its predecessor's op the
+// chunk's total, so the bits do not depend on which thread took which chunk, nor on how many of
+// the team's threads took any.
 
 #include "partials.hpp"
 #include "policy.hpp"
@@ -94,7 +95,8 @@ void scan_range(InIt first, std::int64_t lo, std::int64_t hi, OutIt out, Op& op,
   stretch_values<T> running;
   partial<T> stretch_carry = carry;
   for (int s = 0; s < stretches_v<T>; ++s) {
-    running[s] = scan_start<Kind>(stretch_carry, first[lo + s * length], out, lo + s * length, op);
+    const std::int64_t begin = lo + s * length;
+    running[s] = scan_start<Kind>(stretch_carry, first[begin], out, begin, op);
     stretch_carry = detail::join(stretch_carry, partial<T>{true, parts.values[s]}, op);
   }
   for (std::int64_t j = 1; j < length; ++j) {
@@ -104,7 +106,7 @@ void scan_range(InIt first, std::int64_t lo, std::int64_t hi, OutIt out, Op& op,
     }
   }
   scan_chain<Kind>(first, lo + stretches_v<T> * length, hi, out, op,
-                 partial<T>{true, running[stretches_v<T> - 1]});
+                   partial<T>{true, running[stretches_v<T> - 1]});
 }
 
 // reduce_range and then scan_range of [lo, hi) in one pass, for a chunk whose carry is known
