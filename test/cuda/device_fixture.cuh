@@ -30,7 +30,10 @@ inline cudaStream_t test_stream() {
 enum class memory_kind { device, managed };
 
 // Owns `size` elements of device (or managed) memory. The pointer is never null, even for zero
-// elements: null pointers are a case of their own (conformance_cuda.cu).
+// elements: null pointers are a case of their own (conformance_cuda.cu). New memory holds all-ones
+// bytes: an element a call should write and does not reads back as that, not as whatever was
+// there, and the padding of a struct type is defined when a test reads a buffer back (so
+// compute-sanitizer's initcheck flags only what the library reads unwritten).
 template <class T>
 class device_buffer {
  public:
@@ -41,6 +44,8 @@ class device_buffer {
     } else {
       PSCAN_CUDA_CHECK(cudaMalloc(&data_, bytes));
     }
+    PSCAN_CUDA_CHECK(cudaMemsetAsync(data_, 0xff, bytes, test_stream()));
+    PSCAN_CUDA_CHECK(cudaStreamSynchronize(test_stream()));
   }
   device_buffer(device_buffer&& other) noexcept
       : data_(std::exchange(other.data_, nullptr)), size_(other.size_) {}
