@@ -45,7 +45,7 @@ enum class scan_kind { inclusive, exclusive };
 // exclusive scans always have one, their init): writes out[i] and returns the running value. x is
 // read before its output is written, so out may equal the input.
 template <scan_kind Kind, class T, class X, class OutIt, class Op>
-T scan_start(const partial<T>& carry, const X& x, OutIt out, std::int64_t i, Op& op) {
+T scan_start(const partial<T>& carry, const X& x, const OutIt& out, std::int64_t i, Op& op) {
   if constexpr (Kind == scan_kind::inclusive) {
     const T acc = carry.has ? static_cast<T>(op(carry.value, x)) : static_cast<T>(x);
     out[i] = acc;
@@ -59,7 +59,7 @@ T scan_start(const partial<T>& carry, const X& x, OutIt out, std::int64_t i, Op&
 
 // The next element x of a scan chain, at i: writes out[i] and takes x into the running value.
 template <scan_kind Kind, class T, class X, class OutIt, class Op>
-void scan_step(T& acc, const X& x, OutIt out, std::int64_t i, Op& op) {
+void scan_step(T& acc, const X& x, const OutIt& out, std::int64_t i, Op& op) {
   if constexpr (Kind == scan_kind::inclusive) {
     acc = op(acc, x);
     out[i] = acc;
