@@ -83,9 +83,16 @@ struct segmented_tile_scan {
   using block = block_scan<A, BLOCK_THREADS, Barrier>;
   static constexpr int tile_items = BLOCK_THREADS * ITEMS;
 
+  // reduce_by_key's: the item of each thread's j-th head, at [thread * ITEMS + j].
+  struct run_heads {
+    std::uint8_t items[tile_items];
+  };
+  struct no_run_heads {};
+
   struct storage {
     typename io::storage tile;
     typename block::storage scan;
+    std::conditional_t<writes_runs, run_heads, no_run_heads> heads;
   };
 
   // Whether a tile of this total is its own inclusive prefix: a segment starts in it, and the
@@ -169,8 +176,10 @@ struct segmented_tile_scan {
   // (if any) and the key of the run it begins; at the input's last item its run's value and the
   // number of runs. Written one by one, dense runs of 4-byte values would cost a 32-byte sector a
   // value; so each thread first packs the values its heads write into the front of its own
-  // slots, and the warp then writes its runs 32 consecutive ones a step, each lane finding the
-  // thread that holds its run by a search over the warp's head counts.
+  // slots, and each head's item beside them (a byte), and the warp then writes its runs 32
+  // consecutive ones a step, each lane finding the thread that holds its run by a search over
+  // the warp's head counts. (Finding the item from the head bits instead, __fns, a loop in
+  // software, took a quarter of the kernel's instructions at runs of one.)
   template <class Sink, class UserOp>
   __device__ static void write_runs(const Sink& out, int valid, storage& s, std::uint32_t heads,
                                     const tile_carry<A>& carry, const UserOp& op) {
@@ -180,9 +189,11 @@ struct segmented_tile_scan {
     // Without a carry the thread's first item is the input's first, a head: the value packed for
     // it (running, not read from anywhere) is never written out.
     T running = carry.value.value;
+    std::uint8_t* head_items = s.heads.items + threadIdx.x * ITEMS;
     int packed = 0;
     io::template for_thread_items<false>(region, thread_valid, [&](T& item, int k) {
       if ((heads >> k) & 1u) {
+        head_items[packed] = static_cast<std::uint8_t>(k);
         region[io::position(lane * ITEMS + packed++)] = running;  // a slot already read
         running = item;
       } else {
@@ -201,6 +212,7 @@ struct segmented_tile_scan {
     if (warp_runs == 0) return;
     const std::int64_t warp_first_run = warp_shuffle(runs_before, 0);  // lane 0 has items
     const std::int64_t warp_first = out.position + std::int64_t{warp_id()} * io::warp_items;
+    const int warp_first_thread = warp_id() * warp_threads;
     __syncwarp();  // the packed values are visible to the warp
     for (int step = 0; step < warp_runs; step += warp_threads) {
       const int r = step + lane;  // the warp's r-th run
@@ -210,10 +222,10 @@ struct segmented_tile_scan {
         if (__shfl_sync(full_warp_mask, below, owner + half) <= r) owner += half;
       }
       const int owner_below = __shfl_sync(full_warp_mask, below, owner);
-      const std::uint32_t owner_heads = __shfl_sync(full_warp_mask, heads, owner);
       if (r < warp_runs) {
         const int j = r - owner_below;  // the owner's j-th head
-        const int position = owner * ITEMS + static_cast<int>(__fns(owner_heads, 0, j + 1));
+        const int position =
+            owner * ITEMS + s.heads.items[(warp_first_thread + owner) * ITEMS + j];
         const std::int64_t run = warp_first_run + r;
         if (run > 0) out.values_out[run - 1] = region[io::position(owner * ITEMS + j)];
         out.keys_out[run] = out.keys[warp_first + position];
@@ -243,7 +255,8 @@ struct segmented_tile_scan {
     const int thread_valid = thread_items(valid);
     heads = 0u;
     io::load_to_shared(in.values, valid, s.tile, [&] {
-      heads = thread_heads<ITEMS>(in.heads, in.position + threadIdx.x * ITEMS, thread_valid);
+      heads = thread_heads<ITEMS, BLOCK_THREADS>(in.heads, in.position + threadIdx.x * ITEMS,
+                                                 thread_valid);
     });
     A mine{};  // threads without items pass it along; block_scan never combines it
     bool has_mine = false;

@@ -1,8 +1,8 @@
 #pragma once
-// Which of a thread's items start a segment, as one bit each: bit k of thread_heads(h, first,
-// count) is set when item first + k (k < count) starts one, by the head sources of
-// include/pscan/detail/segmented_generic.hpp (head flags, keys that differ from their left
-// neighbour's, or offsets). The flags or keys are read once each, in 16-byte units where they are
+// Which of a thread's items start a segment, as one bit each: bit k of thread_heads<ITEMS,
+// BLOCK_THREADS>(h, first, count) is set when item first + k (k < count) starts one, by the head
+// sources of include/pscan/detail/segmented_generic.hpp (head flags, keys that differ from their
+// left neighbour's, or offsets). The flags or keys are read once each, in 16-byte units where they are
 // a raw pointer to a type that divides 16 bytes, the thread's range is whole and aligned; a key
 // scan reads one key more, the left neighbour of the thread's first. The offsets are read a warp
 // at a time, so every lane of a warp calls thread_heads, those without items with count <= 0.
@@ -44,7 +44,7 @@ __device__ __forceinline__ void for_units(const V* p, F&& f) {
 }  // namespace detail
 
 // Any head source: one call per item.
-template <int ITEMS, class Heads>
+template <int ITEMS, int BLOCK_THREADS, class Heads>
 __device__ __forceinline__ std::uint32_t thread_heads(const Heads& heads, std::int64_t first,
                                                       int count) {
   static_assert(ITEMS <= 32, "a thread's head bits fit one 32-bit word");
@@ -56,7 +56,7 @@ __device__ __forceinline__ std::uint32_t thread_heads(const Heads& heads, std::i
   return bits;
 }
 
-template <int ITEMS, class FlagIt>
+template <int ITEMS, int BLOCK_THREADS, class FlagIt>
 __device__ __forceinline__ std::uint32_t thread_heads(const pscan::detail::flag_heads<FlagIt>& h,
                                                       std::int64_t first, int count) {
   if constexpr (detail::has_unit_loads_v<FlagIt> &&
@@ -69,10 +69,10 @@ __device__ __forceinline__ std::uint32_t thread_heads(const pscan::detail::flag_
       return bits;
     }
   }
-  return thread_heads<ITEMS, pscan::detail::flag_heads<FlagIt>>(h, first, count);
+  return thread_heads<ITEMS, BLOCK_THREADS, pscan::detail::flag_heads<FlagIt>>(h, first, count);
 }
 
-template <int ITEMS, class KeyIt, class KeyEq>
+template <int ITEMS, int BLOCK_THREADS, class KeyIt, class KeyEq>
 __device__ __forceinline__ std::uint32_t thread_heads(
     const pscan::detail::key_heads<KeyIt, KeyEq>& h, std::int64_t first, int count) {
   using K = typename std::iterator_traits<KeyIt>::value_type;
@@ -104,14 +104,16 @@ __device__ __forceinline__ std::uint32_t thread_heads(
 
 // Offsets, a warp at a time: the lanes find the warp's first segment by a warp search
 // (warp_search.cuh; a search per thread would chain ~log2(segments) loads each), then read the
-// offsets in the warp's range 32 at a time, coalesced, each setting its item's bit in a word per
-// 32 of the warp's items in shared memory, which every lane then reads its bits from.
-template <int ITEMS, class OffIt>
+// offsets in the warp's range 32 at a time, coalesced. Where they all fit in the first 32 (a
+// segment per 32 items or longer), each lane ORs its item's bit into a word per 32 items, atomics
+// that rarely meet on a word. Denser ones would meet 32 at a time, so there every lane stores a
+// byte for its item instead, and then reads its items' bytes back a word at a time.
+template <int ITEMS, int BLOCK_THREADS, class OffIt>
 __device__ __forceinline__ std::uint32_t thread_heads(
     const pscan::detail::offset_heads<OffIt>& h, std::int64_t first, int count) {
-  constexpr int max_block_warps = 1024 / warp_threads;
-  __shared__ std::uint32_t warp_masks[max_block_warps][ITEMS];
-  std::uint32_t* mask = warp_masks[warp_id()];
+  constexpr int warp_words = warp_threads * ITEMS / 4;  // a byte per item of the warp
+  __shared__ std::uint32_t head_words[BLOCK_THREADS / warp_threads][warp_words];
+  std::uint32_t* words = head_words[warp_id()];
   const int lane = lane_id();
   const std::int64_t warp_first = first - std::int64_t{lane} * ITEMS;
   int warp_valid = count > 0 ? lane * ITEMS + count : 0;
@@ -121,42 +123,62 @@ __device__ __forceinline__ std::uint32_t thread_heads(
   }
   const std::int64_t target = h.base + warp_first;
   const std::int64_t segments = h.count - 1;  // offsets[segments] only ends the last segment
-  const std::int64_t first_segment =
-      warp_lower_bound(std::int64_t{0}, segments, [&](std::int64_t s) {
-        return static_cast<std::int64_t>(h.offsets[s]) >= target;
-      });
-  __syncwarp();  // the warp's previous reads of its mask are over
-  if (lane < ITEMS) mask[lane] = 0u;
-  __syncwarp();
-  for (std::int64_t s = first_segment + lane;; s += warp_threads) {
-    const std::int64_t q =
-        s < segments ? static_cast<std::int64_t>(h.offsets[s]) - target : warp_valid;
-    // The step's positions ascend with the lane, so lanes whose bits share a mask word are
-    // neighbours: they OR their bits towards the first of them, which alone writes the word
-    // (32 atomics on one word would take 32 turns).
-    // Offsets outside the warp's range mark nothing (q < 0 only where offsets decrease, which
-    // the scan by offsets reports).
-    const int word = q >= 0 && q < warp_valid ? static_cast<int>(q / 32) : ITEMS;
-    const int left_word = __shfl_up_sync(full_warp_mask, word, 1);
-    const int right_word = __shfl_down_sync(full_warp_mask, word, 1);
-    const std::uint32_t last_lanes =
-        __ballot_sync(full_warp_mask, lane == warp_threads - 1 || right_word != word);
-    const int last_lane = lane + __ffs(last_lanes >> lane) - 1;  // of the lanes on this word
-    std::uint32_t bits = word < ITEMS ? 1u << (q % 32) : 0u;
-#pragma unroll
-    for (int d = 1; d < warp_threads; d *= 2) {
-      const std::uint32_t right = __shfl_down_sync(full_warp_mask, bits, d);
-      if (lane + d <= last_lane) bits |= right;
+  // The warp's position of segment s's start; warp_valid past the last segment. Offsets outside
+  // the warp's range mark nothing (q < 0 only where offsets decrease, which the scan by offsets
+  // reports).
+  const auto position = [&](std::int64_t s) {
+    return s < segments ? static_cast<std::int64_t>(h.offsets[s]) - target
+                        : std::int64_t{warp_valid};
+  };
+  std::int64_t s = warp_lower_bound(std::int64_t{0}, segments, [&](std::int64_t t) {
+                     return static_cast<std::int64_t>(h.offsets[t]) >= target;
+                   }) + lane;
+  std::int64_t q = position(s);
+  std::int64_t last_q = __shfl_sync(full_warp_mask, q, warp_threads - 1);
+  const bool sparse = last_q >= warp_valid;
+  __syncwarp();  // the warp's previous reads of its words are over
+  if (sparse) {
+    if (lane < ITEMS) words[lane] = 0u;
+    __syncwarp();
+    if (q >= 0 && q < warp_valid) atomicOr(&words[q / 32], 1u << (q % 32));
+  } else {
+    std::uint8_t* bytes = reinterpret_cast<std::uint8_t*>(words);
+    for (int w = lane; w < warp_words; w += warp_threads) words[w] = 0u;
+    __syncwarp();
+    std::int64_t before = -1;  // the previous step's last position
+    for (;;) {
+      // Empty segments repeat a position: its first lane alone stores it.
+      const std::int64_t left = __shfl_up_sync(full_warp_mask, q, 1);
+      if (q >= 0 && q < warp_valid && q != (lane == 0 ? before : left)) bytes[q] = 1;
+      if (last_q >= warp_valid) break;
+      before = last_q;
+      s += warp_threads;
+      q = position(s);
+      last_q = __shfl_sync(full_warp_mask, q, warp_threads - 1);
     }
-    if (word < ITEMS && (lane == 0 || left_word != word)) atomicOr(&mask[word], bits);
-    if (__shfl_sync(full_warp_mask, q, warp_threads - 1) >= warp_valid) break;
   }
   __syncwarp();
   if (count <= 0) return 0u;
-  const int bit = lane * ITEMS;
-  std::uint64_t window = mask[bit / 32];
-  if (bit / 32 + 1 < ITEMS) window |= std::uint64_t{mask[bit / 32 + 1]} << 32;
-  std::uint32_t bits = static_cast<std::uint32_t>(window >> (bit % 32));
+  const int begin = lane * ITEMS;
+  std::uint64_t window;  // from the word of item `begin` on; then bit j: item begin + j
+  if (sparse) {
+    window = words[begin / 32];
+    if (begin / 32 + 1 < ITEMS) window |= std::uint64_t{words[begin / 32 + 1]} << 32;
+    window >>= begin % 32;
+  } else {
+    // Bytes b0..b3 (each 0 or 1) of a word times 0x01020408 sum to b0 + 2 b1 + 4 b2 + 8 b3 in
+    // the top byte: the word's 4 head bits, in item order.
+    const int first_word = begin / 4, last_word = (begin + count - 1) / 4;
+    window = 0;
+#pragma unroll
+    for (int j = 0; j < (ITEMS + 3) / 4 + 1; ++j) {
+      if (first_word + j <= last_word) {
+        window |= std::uint64_t{(words[first_word + j] * 0x01020408u) >> 24} << (4 * j);
+      }
+    }
+    window >>= begin % 4;
+  }
+  std::uint32_t bits = static_cast<std::uint32_t>(window);
   if (count < 32) bits &= (1u << count) - 1u;
   return first == 0 ? bits | 1u : bits;
 }
