@@ -2,10 +2,11 @@
 // Which of a thread's items start a segment, as one bit each: bit k of thread_heads<ITEMS,
 // BLOCK_THREADS>(h, first, count) is set when item first + k (k < count) starts one, by the head
 // sources of include/pscan/detail/segmented_generic.hpp (head flags, keys that differ from their
-// left neighbour's, or offsets). The flags or keys are read once each, in 16-byte units where they are
-// a raw pointer to a type that divides 16 bytes, the thread's range is whole and aligned; a key
-// scan reads one key more, the left neighbour of the thread's first. The offsets are read a warp
-// at a time, so every lane of a warp calls thread_heads, those without items with count <= 0.
+// left neighbour's, or offsets). The flags or keys are read once each, in 16-byte units where
+// they are a raw pointer to a type that divides 16 bytes, the thread's range is whole and
+// aligned; a key scan reads one key more, the left neighbour of the thread's first. The offsets
+// are read a warp at a time (BLOCK_THREADS sizes their shared words), so every lane of a warp
+// calls thread_heads, those without items with count <= 0.
 
 #include <pscan/policies/cuda_common/tile/tile_io.cuh>
 #include <pscan/policies/cuda_common/utility.cuh>
