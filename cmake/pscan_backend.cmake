@@ -4,7 +4,8 @@
 #                   [FIXTURES <fixture>=<policy expression>...])
 # Declares a backend folder as an INTERFACE target linked into pscan::pscan, lists its entry
 # header in the generated <pscan/backends.hpp> (guarded by __CUDACC__ for CUDA backends), and
-# lists the policies the test suites run (test/CMakeLists.txt makes fixtures and tests of them).
+# lists the policies the test suites run (test/CMakeLists.txt makes fixtures and tests of them),
+# its default policy first.
 # A backend of a COMPONENT (distributed: it brings MPI) goes into pscan::<component> instead,
 # which links pscan::pscan, and its header into the generated <pscan/<component>_backends.hpp>:
 # only a program that links the component and includes <pscan/<component>.hpp> gets it.
@@ -65,10 +66,15 @@ function(pscan_add_backend name)
   else()
     target_link_libraries(pscan INTERFACE pscan_${name})
   endif()
+  set(kind HOST)
   if(arg_CUDA)
-    set_property(GLOBAL APPEND PROPERTY PSCAN_CUDA_FIXTURES ${arg_FIXTURES})
-  else()
-    set_property(GLOBAL APPEND PROPERTY PSCAN_HOST_FIXTURES ${arg_FIXTURES})
+    set(kind CUDA)
+  endif()
+  set_property(GLOBAL APPEND PROPERTY PSCAN_${kind}_FIXTURES ${arg_FIXTURES})
+  if(arg_FIXTURES)
+    # The first is the backend's policy as a user first meets it.
+    list(GET arg_FIXTURES 0 first)
+    set_property(GLOBAL APPEND PROPERTY PSCAN_${kind}_DEFAULT_FIXTURES ${first})
   endif()
   if(arg_HEADER)
     if(arg_CUDA)

@@ -1,6 +1,6 @@
 // The conformance suite on the CPU policies, over host memory: the scans, reductions, transforms,
-// bad input and large inputs (the segmented families are in conformance_host_segmented.cpp: two
-// translation units compile in parallel).
+// bad input and large inputs (the segmented families are in conformance_host_segmented.cpp and
+// conformance_host_offsets_reduce_by_key.cpp: the translation units compile in parallel).
 
 #include "conformance/error_cases.hpp"
 #include "conformance/large_cases.hpp"

@@ -1,8 +1,6 @@
-// The conformance suite's segmented families on the CPU policies, over host memory: segmented
-// scans, scans by key and by offsets, reduce_by_key.
+// The conformance suite's segmented scans (by flags and by key) on the CPU policies, over host
+// memory; scans by offsets and reduce_by_key are in conformance_host_offsets_reduce_by_key.cpp.
 
-#include "conformance/offsets_scan_cases.hpp"
-#include "conformance/reduce_by_key_cases.hpp"
 #include "conformance/segmented_cases.hpp"
 #include "host_memory.hpp"
 
@@ -10,5 +8,3 @@
 #include "host_fixtures.hpp"
 
 CONFORMANCE_SEGMENTED_CASES(HOST_FIXTURES);
-CONFORMANCE_OFFSETS_SCAN_CASES(HOST_FIXTURES);
-CONFORMANCE_REDUCE_BY_KEY_CASES(HOST_FIXTURES);

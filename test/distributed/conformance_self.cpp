@@ -1,7 +1,8 @@
 // The single-process conformance suite on pscan::distributed over MPI_COMM_SELF: every process
 // is a communicator of one rank, so every case applies unchanged, through the distributed
 // backend's exchange and carry-in on every call. The scans, reductions, transforms, bad input and
-// large inputs (the segmented families: conformance_self_segmented.cpp).
+// large inputs (the segmented families: conformance_self_segmented.cpp and
+// conformance_self_offsets_reduce_by_key.cpp).
 
 #include "conformance/error_cases.hpp"
 #include "conformance/large_cases.hpp"

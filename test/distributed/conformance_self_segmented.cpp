@@ -1,11 +1,8 @@
-// The single-process conformance suite's segmented families on pscan::distributed over
-// MPI_COMM_SELF: segmented scans, scans by key and by offsets, reduce_by_key.
+// The single-process conformance suite's segmented scans (by flags and by key) on
+// pscan::distributed over MPI_COMM_SELF; scans by offsets and reduce_by_key are in
+// conformance_self_offsets_reduce_by_key.cpp.
 
-#include "conformance/offsets_scan_cases.hpp"
-#include "conformance/reduce_by_key_cases.hpp"
 #include "conformance/segmented_cases.hpp"
 #include "self_fixtures.hpp"
 
 CONFORMANCE_SEGMENTED_CASES(SELF_FIXTURES);
-CONFORMANCE_OFFSETS_SCAN_CASES(SELF_FIXTURES);
-CONFORMANCE_REDUCE_BY_KEY_CASES(SELF_FIXTURES);
