@@ -1,0 +1,174 @@
+#pragma once
+// The chained scan's chunks of a segmented input. The segmented scans and reduce_by_key reach it
+// as (value, head) elements under the lifted operator (pscan/detail/segmented_generic.hpp,
+// runs.hpp), which drops everything left of a head. So a chunk's total for its successors is its
+// tail, from its last head on (and, for reduce_by_key's run counts, the heads before it), found by
+// walking back from the chunk's end: the last segment's length of work instead of a reduction of
+// the whole chunk. Then one chain scans the chunk from its carry and ends with the tail's bits. A
+// chunk without a head (inside a long segment) is a plain scan of its values from the carry's:
+// the plain chunks' passes (scan_passes.hpp) over the values as they are, the outputs and total
+// taking the carry's marks (head, run count).
+
+#include "partials.hpp"
+#include "scan_passes.hpp"
+
+#include <pscan/detail/grouping.hpp>
+#include <pscan/detail/index_iterator.hpp>
+#include <pscan/detail/runs.hpp>
+#include <pscan/detail/segmented_generic.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace pscan::openmp_backend::detail {
+
+// The head source and the values of an input iterator of the generic segmented algorithms.
+template <class InIt>
+struct segmented_source {
+  static constexpr bool known = false;
+};
+template <class A, class Values, class Heads>
+struct segmented_source<
+    pscan::detail::index_iterator<pscan::detail::flagged_input<A, Values, Heads>>> {
+  static constexpr bool known = true;
+  template <class It>
+  static const Heads& heads(const It& it) { return it.function().heads; }
+  template <class It>
+  static const Values& values(const It& it) { return it.function().values; }
+};
+template <class Init, class Values, class Heads, class Op>
+struct segmented_source<pscan::detail::index_iterator<
+    pscan::detail::flagged_input_with_init<Init, Values, Heads, Op>>> {
+  static constexpr bool known = true;
+  template <class It>
+  static const Heads& heads(const It& it) { return it.function().heads; }
+  template <class It>
+  static const Values& values(const It& it) { return it.function().values; }
+};
+
+// The accumulator's value with the marks of another: a head, or a run count.
+template <class V>
+pscan::detail::flagged<V> with_marks(const pscan::detail::flagged<V>& marks, const V& v) {
+  return {v, marks.head};
+}
+template <class V>
+pscan::detail::counted<V> with_marks(const pscan::detail::counted<V>& marks, const V& v) {
+  return {v, marks.runs};
+}
+
+// values[i] as the accumulator's value type, as the (value, head) inputs hold it.
+template <class V, class Values>
+struct values_as {
+  Values values;
+  V operator()(std::int64_t i) const { return static_cast<V>(values[i]); }
+};
+
+// An output taking a plain scan's values: element i gets (value, the marks of `marks`).
+template <class OutIt, class A>
+struct marked_output {
+  struct writer {
+    const OutIt* out;
+    const A* marks;
+    std::int64_t i;
+    template <class V>
+    const writer& operator=(const V& v) const {
+      (*out)[i] = with_marks(*marks, v);
+      return *this;
+    }
+  };
+  const OutIt* out;
+  const A* marks;
+  writer operator()(std::int64_t i) const { return {out, marks, i}; }
+};
+
+// The three steps of a segmented chunk [lo, hi): reduce (in a team, before the carry is known),
+// rescan (after), and from_carry (alone: the carry known first, one pass). Op is the lifted
+// operator, T its accumulator (flagged or counted values of V). The chunk is [lo, h], up to its
+// last head h, scanned as (value, head) elements, and past h a plain range of values.
+template <scan_kind Kind, class T, class InIt, class OutIt, class Op>
+struct segmented_chunks {
+  using source = segmented_source<InIt>;
+  using V = decltype(T::value);
+
+  struct reduction {
+    partial<T> total;
+    std::int64_t head;       // the last head, lo - 1 for none
+    stretch_parts<V> parts;  // the stretches of the values past it
+  };
+
+  static reduction reduce(const InIt& first, std::int64_t lo, std::int64_t hi, Op& op,
+                          bool has_carry) {
+    reduction r;
+    r.head = last_head(first, lo, hi, has_carry);
+    const partial<V> past = reduce_range<V>(values(first), r.head + 1, hi, op.op, &r.parts);
+    if (r.head < lo) {
+      r.total = {true, T{past.value, {}}};  // unmarked: joined to the carry, it takes its marks
+      return r;
+    }
+    T total = first[r.head];
+    if constexpr (std::is_same_v<T, pscan::detail::counted<V>>) {
+      total.runs = heads_in(first, lo, r.head + 1);
+    }
+    if (past.has) total.value = static_cast<V>(op.op(total.value, past.value));
+    r.total = {true, total};
+    return r;
+  }
+
+  static void rescan(const InIt& first, std::int64_t lo, std::int64_t hi, const OutIt& out,
+                     Op& op, const partial<T>& carry, const reduction& r) {
+    const partial<T> at_head =
+        r.head < lo ? carry : scan_chain<Kind>(first, lo, r.head + 1, out, op, carry);
+    scan_range<Kind>(values(first), r.head + 1, hi, marked(out, at_head), op.op,
+                     partial<V>{true, at_head.value.value}, r.parts);
+  }
+
+  // Returns the chunk's inclusive prefix, with reduce's bits.
+  static partial<T> from_carry(const InIt& first, std::int64_t lo, std::int64_t hi,
+                               const OutIt& out, Op& op, const partial<T>& carry) {
+    const std::int64_t head = last_head(first, lo, hi, carry.has);
+    const partial<T> at_head =
+        head < lo ? carry : scan_chain<Kind>(first, lo, head + 1, out, op, carry);
+    const partial<V> from{true, at_head.value.value};
+    partial<V> prefix;
+    if constexpr (pscan::detail::grouping_free_v<V, std::decay_t<decltype(op.op)>>) {
+      prefix = scan_chain<Kind>(values(first), head + 1, hi, marked(out, at_head), op.op, from);
+    } else {
+      prefix = scan_range_from_carry<Kind>(values(first), head + 1, hi, marked(out, at_head),
+                                           op.op, from);
+    }
+    return {true, with_marks(at_head.value, prefix.value)};
+  }
+
+ private:
+  // The last head of [lo, hi), lo - 1 for none; lo where the chunk has neither a head nor a carry
+  // (it starts the input, which position 0 heads in every segmented algorithm).
+  static std::int64_t last_head(const InIt& first, std::int64_t lo, std::int64_t hi,
+                                bool has_carry) {
+    const auto& heads = source::heads(first);
+    const std::int64_t base = first.position();
+    std::int64_t i = hi - 1;
+    while (i >= lo && !heads(base + i)) --i;
+    return i < lo && !has_carry ? lo : i;
+  }
+
+  static std::int64_t heads_in(const InIt& first, std::int64_t lo, std::int64_t hi) {
+    const auto& heads = source::heads(first);
+    const std::int64_t base = first.position();
+    std::int64_t count = 0;
+    for (std::int64_t i = lo; i < hi; ++i) count += heads(base + i) ? 1 : 0;
+    return count;
+  }
+
+  static auto values(const InIt& first) {
+    using Values = std::decay_t<decltype(source::values(first))>;
+    return pscan::detail::make_index_iterator(values_as<V, Values>{source::values(first)},
+                                              first.position());
+  }
+
+  // The outputs past the head: the plain scan's values with the marks the chain had at the head.
+  static auto marked(const OutIt& out, const partial<T>& at_head) {
+    return pscan::detail::make_index_iterator(marked_output<OutIt, T>{&out, &at_head.value});
+  }
+};
+
+}  // namespace pscan::openmp_backend::detail
