@@ -122,21 +122,22 @@ struct segmented_chunks {
                      partial<V>{true, at_head.value.value}, r.parts);
   }
 
-  // Returns the chunk's inclusive prefix, with reduce's bits.
+  // Returns the chunk's inclusive prefix, with reduce's bits: where the operator groups freely,
+  // those of one chain over the pairs (no walk back for the last head); else the pairs' chain to
+  // the last head and the values past it in the plain passes' grouping.
   static partial<T> from_carry(const InIt& first, std::int64_t lo, std::int64_t hi,
                                const OutIt& out, Op& op, const partial<T>& carry) {
-    const std::int64_t head = last_head(first, lo, hi, carry.has);
-    const partial<T> at_head =
-        head < lo ? carry : scan_chain<Kind>(first, lo, head + 1, out, op, carry);
-    const partial<V> from{true, at_head.value.value};
-    partial<V> prefix;
-    if constexpr (pscan::detail::grouping_free_v<V, std::decay_t<decltype(op.op)>>) {
-      prefix = scan_chain<Kind>(values(first), head + 1, hi, marked(out, at_head), op.op, from);
+    if constexpr (pscan::detail::grouping_free_v<T, Op>) {
+      return scan_chain<Kind>(first, lo, hi, out, op, carry);
     } else {
-      prefix = scan_range_from_carry<Kind>(values(first), head + 1, hi, marked(out, at_head),
-                                           op.op, from);
+      const std::int64_t head = last_head(first, lo, hi, carry.has);
+      const partial<T> at_head =
+          head < lo ? carry : scan_chain<Kind>(first, lo, head + 1, out, op, carry);
+      const partial<V> prefix =
+          scan_range_from_carry<Kind>(values(first), head + 1, hi, marked(out, at_head), op.op,
+                                      partial<V>{true, at_head.value.value});
+      return {true, with_marks(at_head.value, prefix.value)};
     }
-    return {true, with_marks(at_head.value, prefix.value)};
   }
 
  private:
