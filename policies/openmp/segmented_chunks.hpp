@@ -2,12 +2,12 @@
 // The chained scan's chunks of a segmented input. The segmented scans and reduce_by_key reach it
 // as (value, head) elements under the lifted operator (pscan/detail/segmented_generic.hpp,
 // runs.hpp), which drops everything left of a head. So a chunk's total for its successors is its
-// tail, from its last head on (and, for reduce_by_key's run counts, the heads before it), found by
-// walking back from the chunk's end: the last segment's length of work instead of a reduction of
-// the whole chunk. Then one chain scans the chunk from its carry and ends with the tail's bits. A
-// chunk without a head (inside a long segment) is a plain scan of its values from the carry's:
-// the plain chunks' passes (scan_passes.hpp) over the values as they are, the outputs and total
-// taking the carry's marks (head, run count).
+// tail from its last head h on (and, for reduce_by_key's run counts, the heads before it), found
+// by walking back from the chunk's end: the last segment's length of work, not a reduction of the
+// whole chunk. The chunk is then [lo, h], scanned as pairs in one chain from the carry, and past h
+// a plain range of values (no head there) scanned from the chain's value at h by the plain
+// chunks' passes (scan_passes.hpp), the outputs and the total taking the chain's marks (head, run
+// count). A chunk without a head (inside a long segment) is all plain range, from the carry.
 
 #include "partials.hpp"
 #include "scan_passes.hpp"
