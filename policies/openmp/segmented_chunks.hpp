@@ -16,34 +16,30 @@
 #include <pscan/detail/index_iterator.hpp>
 #include <pscan/detail/runs.hpp>
 #include <pscan/detail/segmented_generic.hpp>
+#include <pscan/detail/transformed.hpp>
 
 #include <cstdint>
 #include <type_traits>
 
 namespace pscan::openmp_backend::detail {
 
-// The head source and the values of an input iterator of the generic segmented algorithms.
-template <class InIt>
+// The head source and the values of an input iterator of the generic segmented algorithms: an
+// index iterator over flagged_input or flagged_input_with_init, whose elements at i are values[i]
+// (init folded in where heads(i)) with their head mark.
+template <class InIt, class = void>
 struct segmented_source {
   static constexpr bool known = false;
 };
-template <class A, class Values, class Heads>
-struct segmented_source<
-    pscan::detail::index_iterator<pscan::detail::flagged_input<A, Values, Heads>>> {
+template <class F>
+struct segmented_source<pscan::detail::index_iterator<F>,
+                        std::void_t<decltype(&F::heads), decltype(&F::values)>> {
   static constexpr bool known = true;
-  template <class It>
-  static const Heads& heads(const It& it) { return it.function().heads; }
-  template <class It>
-  static const Values& values(const It& it) { return it.function().values; }
-};
-template <class Init, class Values, class Heads, class Op>
-struct segmented_source<pscan::detail::index_iterator<
-    pscan::detail::flagged_input_with_init<Init, Values, Heads, Op>>> {
-  static constexpr bool known = true;
-  template <class It>
-  static const Heads& heads(const It& it) { return it.function().heads; }
-  template <class It>
-  static const Values& values(const It& it) { return it.function().values; }
+  static const auto& heads(const pscan::detail::index_iterator<F>& it) {
+    return it.function().heads;
+  }
+  static const auto& values(const pscan::detail::index_iterator<F>& it) {
+    return it.function().values;
+  }
 };
 
 // The accumulator's value with the marks of another: a head, or a run count.
@@ -55,13 +51,6 @@ template <class V>
 pscan::detail::counted<V> with_marks(const pscan::detail::counted<V>& marks, const V& v) {
   return {v, marks.runs};
 }
-
-// values[i] as the accumulator's value type, as the (value, head) inputs hold it.
-template <class V, class Values>
-struct values_as {
-  Values values;
-  V operator()(std::int64_t i) const { return static_cast<V>(values[i]); }
-};
 
 // An output taking a plain scan's values: element i gets (value, the marks of `marks`).
 template <class OutIt, class A>
@@ -160,10 +149,11 @@ struct segmented_chunks {
     return count;
   }
 
+  // values[i] as the accumulator's value type, as the (value, head) elements hold it.
   static auto values(const InIt& first) {
-    using Values = std::decay_t<decltype(source::values(first))>;
-    return pscan::detail::make_index_iterator(values_as<V, Values>{source::values(first)},
-                                              first.position());
+    return pscan::detail::transform_input<V>(source::values(first),
+                                             [](const auto& x) -> const auto& { return x; }) +
+           first.position();
   }
 
   // The outputs past the head: the plain scan's values with the marks the chain had at the head.
