@@ -19,6 +19,22 @@ struct plus<void> {
   }
 };
 
+// exact_plus: a + b, one IEEE addition. An algorithm over float or double values given
+// exact_plus writes, for every output, the exact real sum of its terms (and init) rounded once to
+// nearest-even, whatever the grouping: the same bits on every policy, thread count, GPU and rank
+// count (detail/exact.hpp). Over other value types it is plus.
+template <class T = void>
+struct exact_plus {
+  PSCAN_HOST_DEVICE constexpr T operator()(const T& a, const T& b) const { return a + b; }
+};
+template <>
+struct exact_plus<void> {
+  template <class A, class B>
+  PSCAN_HOST_DEVICE constexpr auto operator()(const A& a, const B& b) const -> decltype(a + b) {
+    return a + b;
+  }
+};
+
 // minimum/maximum return the first argument on ties, as std::min/std::max do.
 template <class T = void>
 struct minimum {

@@ -4,6 +4,7 @@
 // device, stream-ordered and without waiting, for the CUDA policies).
 
 #include <pscan/detail/dispatch.hpp>
+#include <pscan/detail/exact.hpp>
 #include <pscan/detail/profiling.hpp>
 #include <pscan/functional.hpp>
 
@@ -46,7 +47,11 @@ struct reduce_fn {
   template <class P, class InIt, class T, class Op = plus<>>
   init_value_t<T> operator()(P&& policy, InIt first, InIt last, T init, Op op = {}) const {
     const profile_range range("pscan::reduce");
-    if constexpr (!accepts_init<P, Op, T>()) {
+    using A = init_value_t<T>;
+    if constexpr (exact_call_v<Op, A>) {
+      const auto in = exact_in<A>(first);
+      return (*this)(policy, in, in + (last - first), exact_init<A>(init), exact_add{}).rounded();
+    } else if constexpr (!accepts_init<P, Op, T>()) {
       return refused_reduce(init);
     } else {
       return reduce_entry(policy, "pscan::reduce", first, last, init, first,
@@ -63,7 +68,12 @@ struct reduce_into_fn {
   void operator()(P&& policy, InIt first, InIt last, OutIt result, T init, Op op = {}) const {
     const profile_range range("pscan::reduce_into");
     constexpr const char* name = "pscan::reduce_into";
-    if constexpr (!accepts_init<P, Op, T>()) {
+    using A = init_value_t<T>;
+    if constexpr (exact_call_v<Op, A>) {
+      const auto in = exact_in<A>(first);
+      (*this)(policy, in, in + (last - first), exact_out<A>(result), exact_init<A>(init),
+              exact_add{});
+    } else if constexpr (!accepts_init<P, Op, T>()) {
       return;  // a static_assert has said why
     } else if constexpr (is_collective_policy_v<P>) {
       adl_reduce_into::call(policy, first, last, result, init, op);

@@ -7,6 +7,7 @@
 // bringing the count home.
 
 #include <pscan/detail/dispatch.hpp>
+#include <pscan/detail/exact.hpp>
 #include <pscan/detail/profiling.hpp>
 #include <pscan/detail/runs.hpp>
 #include <pscan/functional.hpp>
@@ -42,7 +43,12 @@ struct reduce_by_key_fn {
                                        KeyOut keys_out, ValOut values_out, KeyEq eq = {},
                                        Op op = {}) const {
     const profile_range range("pscan::reduce_by_key");
-    if constexpr (!accepts_runs<P, KeyEq, value_type_t<KeyIt>, Op, value_type_t<InIt>>()) {
+    using A = value_type_t<InIt>;
+    if constexpr (exact_call_v<Op, A>) {
+      const auto ends = (*this)(policy, keys_first, keys_last, exact_in<A>(values), keys_out,
+                                exact_out<A>(values_out), eq, exact_add{});
+      return {ends.first, exact_back(values_out, ends.second)};
+    } else if constexpr (!accepts_runs<P, KeyEq, value_type_t<KeyIt>, Op, A>()) {
       return {keys_out, values_out};  // a static_assert has said why
     } else if constexpr (is_collective_policy_v<P>) {
       return adl_reduce_by_key::call(policy, keys_first, keys_last, values, keys_out, values_out,
@@ -73,7 +79,11 @@ struct reduce_by_key_into_fn {
                   ValOut values_out, RunsOut runs_out, KeyEq eq = {}, Op op = {}) const {
     const profile_range range("pscan::reduce_by_key_into");
     constexpr const char* name = "pscan::reduce_by_key_into";
-    if constexpr (!accepts_runs<P, KeyEq, value_type_t<KeyIt>, Op, value_type_t<InIt>>()) {
+    using A = value_type_t<InIt>;
+    if constexpr (exact_call_v<Op, A>) {
+      (*this)(policy, keys_first, keys_last, exact_in<A>(values), keys_out,
+              exact_out<A>(values_out), runs_out, eq, exact_add{});
+    } else if constexpr (!accepts_runs<P, KeyEq, value_type_t<KeyIt>, Op, A>()) {
       return;  // a static_assert has said why
     } else if constexpr (is_collective_policy_v<P>) {
       adl_reduce_by_key_into::call(policy, keys_first, keys_last, values, keys_out, values_out,

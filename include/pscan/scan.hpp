@@ -4,6 +4,7 @@
 // An `init` is a value or, on the CUDA policies, a pscan::future_value.
 
 #include <pscan/detail/dispatch.hpp>
+#include <pscan/detail/exact.hpp>
 #include <pscan/detail/profiling.hpp>
 #include <pscan/functional.hpp>
 
@@ -39,7 +40,12 @@ struct inclusive_scan_fn {
   template <class P, class InIt, class OutIt, class Op = plus<>>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op = {}) const {
     const profile_range range("pscan::inclusive_scan");
-    if constexpr (!accepts<P, Op, value_type_t<InIt>>()) {
+    using A = value_type_t<InIt>;
+    if constexpr (exact_call_v<Op, A>) {
+      const auto in = exact_in<A>(first);
+      return exact_back(out, (*this)(policy, in, in + (last - first), exact_out<A>(out),
+                                     exact_add{}));
+    } else if constexpr (!accepts<P, Op, A>()) {
       return out;  // a static_assert has said why
     } else {
       return scan_entry(policy, "pscan::inclusive_scan", first, last, out, no_init_argument, first,
@@ -52,7 +58,12 @@ struct inclusive_scan_fn {
   template <class P, class InIt, class OutIt, class Op, class T>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op, T init) const {
     const profile_range range("pscan::inclusive_scan");
-    if constexpr (!accepts_init<P, Op, T>()) {
+    using A = init_value_t<T>;
+    if constexpr (exact_call_v<Op, A>) {
+      const auto in = exact_in<A>(first);
+      return exact_back(out, (*this)(policy, in, in + (last - first), exact_out<A>(out),
+                                     exact_add{}, exact_init<A>(init)));
+    } else if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else {
       return scan_entry(policy, "pscan::inclusive_scan", first, last, out, init, first,
@@ -67,7 +78,12 @@ struct exclusive_scan_fn {
   template <class P, class InIt, class OutIt, class T, class Op = plus<>>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, T init, Op op = {}) const {
     const profile_range range("pscan::exclusive_scan");
-    if constexpr (!accepts_init<P, Op, T>()) {
+    using A = init_value_t<T>;
+    if constexpr (exact_call_v<Op, A>) {
+      const auto in = exact_in<A>(first);
+      return exact_back(out, (*this)(policy, in, in + (last - first), exact_out<A>(out),
+                                     exact_init<A>(init), exact_add{}));
+    } else if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else {
       return scan_entry(policy, "pscan::exclusive_scan", first, last, out, init, first,

@@ -4,6 +4,7 @@
 // its own scans by offsets, a scan by flags (the offsets read on the host).
 
 #include <pscan/detail/dispatch.hpp>
+#include <pscan/detail/exact.hpp>
 #include <pscan/detail/host_offsets.hpp>
 #include <pscan/detail/profiling.hpp>
 #include <pscan/detail/segmented_generic.hpp>
@@ -23,7 +24,12 @@ struct segmented_inclusive_scan_fn {
                    Op op = {}) const {
     const profile_range range("pscan::segmented_inclusive_scan");
     constexpr const char* name = "pscan::segmented_inclusive_scan";
-    if constexpr (!accepts<P, Op, value_type_t<InIt>>()) {
+    using A = value_type_t<InIt>;
+    if constexpr (exact_call_v<Op, A>) {
+      const auto in = exact_in<A>(first);
+      return exact_back(out, (*this)(policy, in, in + (last - first), head_flags,
+                                     exact_out<A>(out), exact_add{}));
+    } else if constexpr (!accepts<P, Op, A>()) {
       return out;  // a static_assert has said why
     } else if constexpr (is_collective_policy_v<P>) {
       return adl_segmented_inclusive_scan::call(policy, first, last, head_flags, out, op);
@@ -48,7 +54,12 @@ struct segmented_exclusive_scan_fn {
                    Op op = {}) const {
     const profile_range range("pscan::segmented_exclusive_scan");
     constexpr const char* name = "pscan::segmented_exclusive_scan";
-    if constexpr (!accepts_init<P, Op, T>()) {
+    using A = init_value_t<T>;
+    if constexpr (exact_call_v<Op, A>) {
+      const auto in = exact_in<A>(first);
+      return exact_back(out, (*this)(policy, in, in + (last - first), head_flags,
+                                     exact_out<A>(out), exact_init<A>(init), exact_add{}));
+    } else if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else if constexpr (is_collective_policy_v<P>) {
       return adl_segmented_exclusive_scan::call(policy, first, last, head_flags, out, init, op);
@@ -75,7 +86,11 @@ struct inclusive_scan_by_key_fn {
                    Op op = {}, KeyEq eq = {}) const {
     const profile_range range("pscan::inclusive_scan_by_key");
     constexpr const char* name = "pscan::inclusive_scan_by_key";
-    if constexpr (!(accepts<P, Op, value_type_t<InIt>>() &&
+    using A = value_type_t<InIt>;
+    if constexpr (exact_call_v<Op, A>) {
+      return exact_back(out, (*this)(policy, keys_first, keys_last, exact_in<A>(values),
+                                     exact_out<A>(out), exact_add{}, eq));
+    } else if constexpr (!(accepts<P, Op, A>() &&
                     accepts_keys<KeyEq, value_type_t<KeyIt>>())) {
       return out;  // a static_assert has said why
     } else if constexpr (is_collective_policy_v<P>) {
@@ -105,7 +120,12 @@ struct exclusive_scan_by_key_fn {
                    Op op = {}, KeyEq eq = {}) const {
     const profile_range range("pscan::exclusive_scan_by_key");
     constexpr const char* name = "pscan::exclusive_scan_by_key";
-    if constexpr (!(accepts_init<P, Op, T>() && accepts_keys<KeyEq, value_type_t<KeyIt>>())) {
+    using A = init_value_t<T>;
+    if constexpr (exact_call_v<Op, A>) {
+      return exact_back(out, (*this)(policy, keys_first, keys_last, exact_in<A>(values),
+                                     exact_out<A>(out), exact_init<A>(init), exact_add{}, eq));
+    } else if constexpr (!(accepts_init<P, Op, T>() &&
+                           accepts_keys<KeyEq, value_type_t<KeyIt>>())) {
       return out;  // a static_assert has said why
     } else if constexpr (is_collective_policy_v<P>) {
       return adl_exclusive_scan_by_key::call(policy, keys_first, keys_last, values, out, init, op,
@@ -152,7 +172,11 @@ struct segmented_reduce_fn {
                    T init, Op op = {}) const {
     const profile_range range("pscan::segmented_reduce");
     constexpr const char* name = "pscan::segmented_reduce";
-    if constexpr (!accepts_init<P, Op, T>()) {
+    using A = init_value_t<T>;
+    if constexpr (exact_call_v<Op, A>) {
+      return exact_back(out, (*this)(policy, exact_in<A>(values), offsets_first, offsets_last,
+                                     exact_out<A>(out), exact_init<A>(init), exact_add{}));
+    } else if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else if constexpr (is_collective_policy_v<P>) {
       return adl_segmented_reduce::call(policy, values, offsets_first, offsets_last, out, init, op);
@@ -207,7 +231,11 @@ struct inclusive_scan_by_offsets_fn {
                    Op op = {}) const {
     const profile_range range("pscan::inclusive_scan_by_offsets");
     constexpr const char* name = "pscan::inclusive_scan_by_offsets";
-    if constexpr (!accepts<P, Op, value_type_t<InIt>>()) {
+    using A = value_type_t<InIt>;
+    if constexpr (exact_call_v<Op, A>) {
+      return exact_back(out, (*this)(policy, exact_in<A>(values), offsets_first, offsets_last,
+                                     exact_out<A>(out), exact_add{}));
+    } else if constexpr (!accepts<P, Op, A>()) {
       return out;  // a static_assert has said why
     } else if constexpr (is_collective_policy_v<P>) {
       return adl_inclusive_scan_by_offsets::call(policy, values, offsets_first, offsets_last, out,
@@ -237,7 +265,11 @@ struct exclusive_scan_by_offsets_fn {
                    T init, Op op = {}) const {
     const profile_range range("pscan::exclusive_scan_by_offsets");
     constexpr const char* name = "pscan::exclusive_scan_by_offsets";
-    if constexpr (!accepts_init<P, Op, T>()) {
+    using A = init_value_t<T>;
+    if constexpr (exact_call_v<Op, A>) {
+      return exact_back(out, (*this)(policy, exact_in<A>(values), offsets_first, offsets_last,
+                                     exact_out<A>(out), exact_init<A>(init), exact_add{}));
+    } else if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else if constexpr (is_collective_policy_v<P>) {
       return adl_exclusive_scan_by_offsets::call(policy, values, offsets_first, offsets_last, out,
@@ -271,9 +303,13 @@ struct inclusive_scan_by_offsets_into_fn {
   void operator()(P&& policy, InIt values, OffIt offsets_first, OffIt offsets_last, OutIt out,
                   Op op = {}) const {
     using Pd = std::decay_t<P>;
-    if constexpr (!is_collective_policy_v<P> &&
-                  adl_inclusive_scan_by_offsets_into::available<Pd, InIt, OffIt, OffIt, OutIt,
-                                                                Op>) {
+    using A = value_type_t<InIt>;
+    if constexpr (exact_call_v<Op, A>) {
+      (*this)(policy, exact_in<A>(values), offsets_first, offsets_last, exact_out<A>(out),
+              exact_add{});
+    } else if constexpr (!is_collective_policy_v<P> &&
+                         adl_inclusive_scan_by_offsets_into::available<Pd, InIt, OffIt, OffIt,
+                                                                       OutIt, Op>) {
       const profile_range range("pscan::inclusive_scan_by_offsets_into");
       if constexpr (accepts<P, Op, value_type_t<InIt>>()) {
         if (checked_offsets_scan(policy, "pscan::inclusive_scan_by_offsets_into", values,
@@ -294,9 +330,13 @@ struct exclusive_scan_by_offsets_into_fn {
   void operator()(P&& policy, InIt values, OffIt offsets_first, OffIt offsets_last, OutIt out,
                   T init, Op op = {}) const {
     using Pd = std::decay_t<P>;
-    if constexpr (!is_collective_policy_v<P> &&
-                  adl_exclusive_scan_by_offsets_into::available<Pd, InIt, OffIt, OffIt, OutIt, T,
-                                                                Op>) {
+    using A = init_value_t<T>;
+    if constexpr (exact_call_v<Op, A>) {
+      (*this)(policy, exact_in<A>(values), offsets_first, offsets_last, exact_out<A>(out),
+              exact_init<A>(init), exact_add{});
+    } else if constexpr (!is_collective_policy_v<P> &&
+                         adl_exclusive_scan_by_offsets_into::available<Pd, InIt, OffIt, OffIt,
+                                                                       OutIt, T, Op>) {
       const profile_range range("pscan::exclusive_scan_by_offsets_into");
       constexpr const char* name = "pscan::exclusive_scan_by_offsets_into";
       if constexpr (accepts_init<P, Op, T>()) {

@@ -60,7 +60,10 @@ struct transform_inclusive_scan_fn {
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op, F f) const {
     const profile_range range("pscan::transform_inclusive_scan");
     using A = typename transform_result<InIt, F>::type;
-    if constexpr (!accepts<P, Op, A>()) {
+    if constexpr (exact_call_v<Op, A>) {  // the exact scan of the values f gives
+      const auto in = transform_input<A>(first, f);
+      return inclusive_scan_fn{}(policy, in, in + (last - first), out, op);
+    } else if constexpr (!accepts<P, Op, A>()) {
       return out;  // a static_assert has said why
     } else {
       return scan_entry(policy, "pscan::transform_inclusive_scan", first, last, out,
@@ -73,20 +76,30 @@ struct transform_inclusive_scan_fn {
 
   template <class P, class InIt, class OutIt, class Op, class F, class T>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op, F f, T init) const {
-    return scan_with_init("pscan::transform_inclusive_scan", policy, first, last, out, init, op,
-                          f, [&](auto in, auto in_last) {
-                            return adl_inclusive_scan::call(policy, in, in_last, out, op, init);
-                          });
+    if constexpr (exact_call_v<Op, init_value_t<T>>) {
+      const auto in = transform_input<init_value_t<T>>(first, f);
+      return inclusive_scan_fn{}(policy, in, in + (last - first), out, op, init);
+    } else {
+      return scan_with_init("pscan::transform_inclusive_scan", policy, first, last, out, init, op,
+                            f, [&](auto in, auto in_last) {
+                              return adl_inclusive_scan::call(policy, in, in_last, out, op, init);
+                            });
+    }
   }
 };
 
 struct transform_exclusive_scan_fn {
   template <class P, class InIt, class OutIt, class T, class Op, class F>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, T init, Op op, F f) const {
-    return scan_with_init("pscan::transform_exclusive_scan", policy, first, last, out, init, op,
-                          f, [&](auto in, auto in_last) {
-                            return adl_exclusive_scan::call(policy, in, in_last, out, init, op);
-                          });
+    if constexpr (exact_call_v<Op, init_value_t<T>>) {
+      const auto in = transform_input<init_value_t<T>>(first, f);
+      return exclusive_scan_fn{}(policy, in, in + (last - first), out, init, op);
+    } else {
+      return scan_with_init("pscan::transform_exclusive_scan", policy, first, last, out, init, op,
+                            f, [&](auto in, auto in_last) {
+                              return adl_exclusive_scan::call(policy, in, in_last, out, init, op);
+                            });
+    }
   }
 };
 
@@ -94,7 +107,10 @@ struct transform_reduce_fn {
   template <class P, class InIt, class T, class Op, class F>
   init_value_t<T> operator()(P&& policy, InIt first, InIt last, T init, Op op, F f) const {
     const profile_range range("pscan::transform_reduce");
-    if constexpr (!accepts_init<P, Op, T>()) {
+    if constexpr (exact_call_v<Op, init_value_t<T>>) {
+      const auto in = transform_input<init_value_t<T>>(first, f);
+      return reduce_fn{}(policy, in, in + (last - first), init, op);
+    } else if constexpr (!accepts_init<P, Op, T>()) {
       return refused_reduce(init);
     } else {
       return reduce_entry(policy, "pscan::transform_reduce", first, last, init,

@@ -22,7 +22,8 @@ inline constexpr bool is_one_of_v = (std::is_same_v<Op, Ops> || ...);
 // transparent.
 template <class Op, class T>
 inline constexpr bool is_plus_v =
-    is_one_of_v<Op, pscan::plus<>, pscan::plus<T>, std::plus<>, std::plus<T>>;
+    is_one_of_v<Op, pscan::plus<>, pscan::plus<T>, std::plus<>, std::plus<T>, pscan::exact_plus<>,
+                pscan::exact_plus<T>>;
 template <class Op, class T>
 inline constexpr bool is_min_v = is_one_of_v<Op, pscan::minimum<>, pscan::minimum<T>>;
 template <class Op, class T>
