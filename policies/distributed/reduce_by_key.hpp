@@ -42,6 +42,9 @@ std::int64_t reduce_own_runs(const policy<Local>& p, const char* name, KeyIt key
   using K = pscan::detail::value_type_t<KeyIt>;
   using T = pscan::detail::value_type_t<InIt>;
   static_assert(transferable<K>() && transferable<T>());
+  static_assert(!pscan::detail::is_exact_sum_v<T>,
+                "pscan::exact_plus: pscan::distributed's reduce_by_key does not take it yet (a run "
+                "across ranks is joined from the rounded values of its parts)");
   const place where = place_in(p.comm);
   exchange<nothing>(p.comm, where, name, [&] {
     pscan::detail::checked_runs(p.local, name, keys_first, keys_last, values, keys_out,

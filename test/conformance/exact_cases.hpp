@@ -5,7 +5,8 @@
 // through the C library's hexadecimal strtod/strtof, which round correctly: it shares no code
 // with the library's accumulator. The inputs are made to defeat naive summation: full-range
 // magnitudes, cancelling pairs, runs of ties, values near overflow and subnormals, infinities
-// and NaN, signed zeros. Instantiate with CONFORMANCE_EXACT_CASES(fixtures...).
+// and NaN, signed zeros. Instantiate with CONFORMANCE_EXACT_CASES(fixtures...), or
+// CONFORMANCE_EXACT_SCAN_CASES(fixtures...) for every case but reduce_by_key's.
 
 #include <cmath>
 #include <cstdint>
@@ -219,11 +220,40 @@ std::vector<T> exact_values(random_source& random, std::int64_t n, exact_family 
   return v;
 }
 
-// Segment heads (head[0] set), about one in `every` positions.
-inline std::vector<unsigned char> exact_heads(random_source& random, std::int64_t n, int every) {
-  std::vector<unsigned char> heads(static_cast<std::size_t>(n), 0);
-  for (std::size_t i = 0; i < heads.size(); ++i) heads[i] = i == 0 || random.one_in(every);
-  return heads;
+// exact_plus as a value kind, for suites that run every kind through their cases: values of
+// every magnitude up to 2^1000 (so that x + x stays finite) and halves of 1's last place.
+template <class T>
+struct exact_plus_kind {
+  using value_type = T;
+  using op_type = pscan::exact_plus<>;
+  static constexpr const char* name = sizeof(T) == 4 ? "float, exact_plus" : "double, exact_plus";
+  static value_type make(random_source& random) {
+    constexpr int digits = std::numeric_limits<T>::digits;
+    if (random.one_in(3)) return std::ldexp(T(1), -digits);
+    const T x = any_finite<T>(random);
+    return std::fabs(x) < std::ldexp(T(1), std::numeric_limits<T>::max_exponent - 24) ? x : T(1);
+  }
+  static value_type init() { return T(0.1); }
+};
+
+// A segmentation of n values, about one segment start in `every` positions: head flags (head 0
+// set), keys (a run a segment) and offsets (one empty segment for n = 0).
+struct exact_segments {
+  std::vector<unsigned char> heads;
+  std::vector<std::int32_t> keys;
+  std::vector<std::int64_t> offsets;
+};
+inline exact_segments make_exact_segments(random_source& random, std::int64_t n, int every) {
+  exact_segments s;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const bool head = i == 0 || random.one_in(static_cast<std::uint64_t>(every));
+    s.heads.push_back(head);
+    s.keys.push_back((i > 0 ? s.keys.back() : 0) + head);
+    if (head) s.offsets.push_back(i);
+  }
+  s.offsets.push_back(n);
+  if (n == 0) s.offsets = {0, 0};
+  return s;
 }
 
 // The reference scans: out[i] the exact sum of the segment's terms before (exclusive) or up to
@@ -335,7 +365,7 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: scans and reductions", F, exact_plain_cas
   });
 }
 
-TEST_CASE_TEMPLATE_DEFINE("exact_plus: segmented scans, segmented_reduce, reduce_by_key", F,
+TEST_CASE_TEMPLATE_DEFINE("exact_plus: segmented scans and segmented_reduce", F,
                           exact_segmented_case) {
   using namespace conformance;
   CONFORMANCE_SEEDED_RANDOM(random);
@@ -346,23 +376,13 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: segmented scans, segmented_reduce, reduce
     const auto p = F::policy();
     for (const int every : {2, 40}) {
       INFO("a segment every ", every, " elements");
-      const auto heads = exact_heads(random, n, every);
-      // Keys: a run per segment. Offsets: the segments' starts, and n.
-      std::vector<std::int32_t> keys(values.size());
-      std::vector<std::int64_t> offsets;
-      for (std::size_t i = 0; i < values.size(); ++i) {
-        keys[i] = (i > 0 ? keys[i - 1] : 0) + heads[i];
-        if (heads[i]) offsets.push_back(static_cast<std::int64_t>(i));
-      }
-      offsets.push_back(n);
-      if (n == 0) offsets = {0, 0};  // one empty segment
-      const auto inclusive = as_bits(exact_scan_reference(values, heads, true, nullptr));
-      const auto exclusive = as_bits(exact_scan_reference(values, heads, false, &init));
-
+      const exact_segments seg = make_exact_segments(random, n, every);
+      const auto inclusive = as_bits(exact_scan_reference(values, seg.heads, true, nullptr));
+      const auto exclusive = as_bits(exact_scan_reference(values, seg.heads, false, &init));
       auto in = F::upload(values);
-      auto flags = F::upload(heads);
-      auto key_buffer = F::upload(keys);
-      auto offs = F::upload(offsets);
+      auto flags = F::upload(seg.heads);
+      auto keys = F::upload(seg.keys);
+      auto offs = F::upload(seg.offsets);
       auto out = F::upload(std::vector<T>(values.size(), T(7)));
 
       pscan::segmented_inclusive_scan(p, in.begin(), in.end(), flags.begin(), out.begin(), op);
@@ -370,11 +390,10 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: segmented scans, segmented_reduce, reduce
       pscan::segmented_exclusive_scan(p, in.begin(), in.end(), flags.begin(), out.begin(), init,
                                       op);
       check_equal(exclusive, as_bits(F::download(out)));
-      pscan::inclusive_scan_by_key(p, key_buffer.begin(), key_buffer.end(), in.begin(),
-                                   out.begin(), op);
+      pscan::inclusive_scan_by_key(p, keys.begin(), keys.end(), in.begin(), out.begin(), op);
       check_equal(inclusive, as_bits(F::download(out)));
-      pscan::exclusive_scan_by_key(p, key_buffer.begin(), key_buffer.end(), in.begin(),
-                                   out.begin(), init, op);
+      pscan::exclusive_scan_by_key(p, keys.begin(), keys.end(), in.begin(), out.begin(), init,
+                                   op);
       check_equal(exclusive, as_bits(F::download(out)));
       pscan::inclusive_scan_by_offsets(p, in.begin(), offs.begin(), offs.end(), out.begin(), op);
       check_equal(inclusive, as_bits(F::download(out)));
@@ -382,31 +401,52 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: segmented scans, segmented_reduce, reduce
                                        op);
       check_equal(exclusive, as_bits(F::download(out)));
 
-      // One sum a segment (init first; an empty segment gives init), and one a run of keys.
-      const std::size_t segments = offsets.size() - 1;
-      std::vector<T> per_segment, per_run;
-      for (std::size_t s = 0; s < segments; ++s) {
-        const auto from = static_cast<std::size_t>(offsets[s]);
-        const auto to = static_cast<std::size_t>(offsets[s + 1]);
-        per_segment.push_back(exact_sum_reference(values, from, to, &init));
-        if (to > from) per_run.push_back(exact_sum_reference(values, from, to, nullptr));
+      // One sum a segment, init first: an empty segment gives init.
+      std::vector<T> expected;
+      for (std::size_t s = 0; s + 1 < seg.offsets.size(); ++s) {
+        expected.push_back(exact_sum_reference(values, static_cast<std::size_t>(seg.offsets[s]),
+                                               static_cast<std::size_t>(seg.offsets[s + 1]),
+                                               &init));
       }
-      auto sums = F::upload(std::vector<T>(segments, T(7)));
+      auto sums = F::upload(std::vector<T>(expected.size(), T(7)));
       pscan::segmented_reduce(p, in.begin(), offs.begin(), offs.end(), sums.begin(), init, op);
-      check_equal(as_bits(per_segment), as_bits(F::download(sums)));
-      auto run_keys = F::upload(std::vector<std::int32_t>(values.size(), -1));
-      auto run_sums = F::upload(std::vector<T>(values.size(), T(7)));
-      const auto ends = pscan::reduce_by_key(p, key_buffer.begin(), key_buffer.end(), in.begin(),
-                                             run_keys.begin(), run_sums.begin(),
-                                             pscan::equal_to<>{}, op);
-      REQUIRE(ends.second - run_sums.begin() == static_cast<std::ptrdiff_t>(per_run.size()));
-      CHECK(ends.first - run_keys.begin() == static_cast<std::ptrdiff_t>(per_run.size()));
-      check_equal(as_bits(per_run), as_bits(leading(F::download(run_sums),
-                                                    static_cast<std::int64_t>(per_run.size()))));
+      check_equal(as_bits(expected), as_bits(F::download(sums)));
     }
   });
 }
 
-#define CONFORMANCE_EXACT_CASES(...)                                 \
-  TEST_CASE_TEMPLATE_INVOKE(exact_plain_case, __VA_ARGS__);          \
+TEST_CASE_TEMPLATE_DEFINE("exact_plus: reduce_by_key", F, exact_reduce_by_key_case) {
+  using namespace conformance;
+  CONFORMANCE_SEEDED_RANDOM(random);
+  for_each_exact_input(random, [&](random_source& random, const auto& values, std::int64_t n) {
+    using T = typename std::decay_t<decltype(values)>::value_type;
+    for (const int every : {2, 40}) {
+      INFO("a run every ", every, " elements");
+      const exact_segments seg = make_exact_segments(random, n, every);
+      std::vector<T> expected;
+      for (std::size_t s = 0; s + 1 < seg.offsets.size() && n > 0; ++s) {
+        expected.push_back(exact_sum_reference(values, static_cast<std::size_t>(seg.offsets[s]),
+                                               static_cast<std::size_t>(seg.offsets[s + 1]),
+                                               nullptr));
+      }
+      auto in = F::upload(values);
+      auto keys = F::upload(seg.keys);
+      auto run_keys = F::upload(std::vector<std::int32_t>(values.size(), -1));
+      auto run_sums = F::upload(std::vector<T>(values.size(), T(7)));
+      const auto ends = pscan::reduce_by_key(F::policy(), keys.begin(), keys.end(), in.begin(),
+                                             run_keys.begin(), run_sums.begin(),
+                                             pscan::equal_to<>{}, pscan::exact_plus<>{});
+      const auto runs = static_cast<std::int64_t>(expected.size());
+      REQUIRE(ends.second - run_sums.begin() == runs);
+      CHECK(ends.first - run_keys.begin() == runs);
+      check_equal(as_bits(expected), as_bits(leading(F::download(run_sums), runs)));
+    }
+  });
+}
+
+#define CONFORMANCE_EXACT_CASES(...)         \
+  CONFORMANCE_EXACT_SCAN_CASES(__VA_ARGS__); \
+  TEST_CASE_TEMPLATE_INVOKE(exact_reduce_by_key_case, __VA_ARGS__)
+#define CONFORMANCE_EXACT_SCAN_CASES(...)                     \
+  TEST_CASE_TEMPLATE_INVOKE(exact_plain_case, __VA_ARGS__);   \
   TEST_CASE_TEMPLATE_INVOKE(exact_segmented_case, __VA_ARGS__)

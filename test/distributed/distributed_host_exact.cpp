@@ -1,0 +1,31 @@
+// pscan::distributed's scans, reductions and segmented scans with exact_plus, on 1 to 4 ranks:
+// every result the same bits as seq's over the whole input, whatever the split.
+
+#include "conformance/exact_cases.hpp"
+#include "host_memory.hpp"
+#include "scan_cases.hpp"
+#include "segmented_cases.hpp"
+
+#include "host_fixtures.hpp"
+
+namespace distributed_test {
+// A fixture whose cases run over the exact_plus value kinds alone.
+template <class F>
+struct exact_kinds : F {
+  using distributed_kinds = conformance::kind_list<conformance::exact_plus_kind<float>,
+                                                   conformance::exact_plus_kind<double>>;
+};
+}  // namespace distributed_test
+
+TYPE_TO_STRING_AS("seq, exact_plus", distributed_test::exact_kinds<conformance::seq_fixture>);
+#if defined(_OPENMP)
+TYPE_TO_STRING_AS("omp, exact_plus", distributed_test::exact_kinds<conformance::omp_fixture>);
+#define EXACT_FIXTURES                                      \
+  distributed_test::exact_kinds<conformance::seq_fixture>, \
+      distributed_test::exact_kinds<conformance::omp_fixture>
+#else
+#define EXACT_FIXTURES distributed_test::exact_kinds<conformance::seq_fixture>
+#endif
+
+DISTRIBUTED_SCAN_CASES(EXACT_FIXTURES);
+DISTRIBUTED_SEGMENTED_CASES(EXACT_FIXTURES);
