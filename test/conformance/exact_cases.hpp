@@ -27,7 +27,8 @@ template <class T>
 class exact_reference {
  public:
   static constexpr int digits = std::numeric_limits<T>::digits;
-  static constexpr int unit_exponent = std::numeric_limits<T>::min_exponent - digits;  // -149, -1074
+  // The unit: 2^-149, 2^-1074.
+  static constexpr int unit_exponent = std::numeric_limits<T>::min_exponent - digits;
   // The finite range's bits, 64 of headroom for the count of terms, and a spare word.
   static constexpr int words = (std::numeric_limits<T>::max_exponent - unit_exponent + 64) / 32 + 2;
 
@@ -192,8 +193,9 @@ std::vector<T> exact_values(random_source& random, std::int64_t n, exact_family 
         }
         break;
       case exact_family::ties:  // 1, then halves of 1's last place: every other prefix a tie
-        x = i % 97 == 0 ? T(random.one_in(2) ? 1 : -1) * std::ldexp(T(1), int(random.between(0, 3)))
-                        : std::ldexp(T(random.one_in(4) ? -1 : 1), -digits + int(random.between(0, 1)));
+        x = i % 97 == 0
+                ? T(random.one_in(2) ? 1 : -1) * std::ldexp(T(1), int(random.between(0, 3)))
+                : std::ldexp(T(random.one_in(4) ? -1 : 1), -digits + int(random.between(0, 1)));
         break;
       case exact_family::extremes:  // near overflow, near underflow, side by side
         switch (random.between(0, 5)) {

@@ -3,6 +3,7 @@
 // pscan::<name> function objects behind a deleted function, so an unqualified call there finds
 // only the overloads that argument-dependent lookup brings from the policy's namespace.
 
+#include <pscan/detail/exact_sum.hpp>
 #include <pscan/error.hpp>
 #include <pscan/future_value.hpp>
 #include <pscan/policy.hpp>
@@ -110,7 +111,10 @@ constexpr bool accepts() {
   static_assert(callable_on_pair<Op, A>(),
                 "pscan: `op` must be callable as op(a, b) on two values of the accumulator type "
                 "(the input's value_type, or the type of `init` when one is given)");
-  return is_execution_policy_v<P> && callable_on_pair<Op, A>();
+  // The CUDA policies are those that read future_value inits.
+  constexpr bool exact_here = !is_exact_sum_v<A> || !policy_takes_future_values_v<P>;
+  static_assert(exact_here, "pscan::exact_plus: the CUDA policies do not take it yet");
+  return is_execution_policy_v<P> && callable_on_pair<Op, A>() && exact_here;
 }
 
 // accepts() for a call with an `init`: the accumulator is the init's value type, and a

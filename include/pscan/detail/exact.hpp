@@ -66,7 +66,8 @@ index_iterator<rounded_output<T, OutIt>> exact_out(OutIt out) {
 template <class T, class Init>
 exact_sum<T> exact_init(const Init& init) {
   static_assert(!is_future_value_v<Init>,
-                "pscan::exact_plus: give the init as a value (a future_value is read on the device)");
+                "pscan::exact_plus: give the init as a value (a future_value is read on the "
+                "device)");
   return exact_sum<T>::of(static_cast<T>(init));
 }
 

@@ -137,8 +137,14 @@ struct exact_sum {
     int top = hi;
     while (top > lo && magnitude[top] == 0) --top;
     if (magnitude[top] == 0) return (special & negative_zero) != 0 ? T(-0.0) : T(0.0);
-    const auto bit_at = [&](int p) -> std::uint64_t {
-      return p / 64 < lo ? 0 : (magnitude[p / 64] >> (p % 64)) & 1;
+    // Limb i of the magnitude, 0 below lo; and the 64 bits from bit p on.
+    const auto limb_at = [&](int i) {
+      return i < lo || i > top ? std::uint64_t{0} : magnitude[i];
+    };
+    const auto bits_from = [&](int p) {
+      const int i = p / 64, offset = p % 64;
+      return offset == 0 ? limb_at(i)
+                         : (limb_at(i) >> offset) | (limb_at(i + 1) << (64 - offset));
     };
     constexpr int precision = format::fraction_bits + 1;
     const int msb = 64 * top + 63 - leading_zeros(magnitude[top]);
@@ -147,15 +153,11 @@ struct exact_sum {
       result = scaled(magnitude[0], format::min_exponent);
     } else {
       int shift = msb - (precision - 1);  // the bits below the kept ones
-      std::uint64_t mantissa = 0;
-      for (int p = msb; p >= shift; --p) mantissa = (mantissa << 1) | bit_at(p);
-      const bool round = bit_at(shift - 1) != 0;
-      bool sticky = false;
-      const int below = shift - 1;  // bits [0, below) decide ties
-      for (int i = lo; i <= top && 64 * i < below && !sticky; ++i) {
-        const int bits = below - 64 * i;
-        sticky = (bits >= 64 ? magnitude[i] : magnitude[i] & ((std::uint64_t{1} << bits) - 1)) != 0;
-      }
+      std::uint64_t mantissa = bits_from(shift) & ((std::uint64_t{1} << precision) - 1);
+      const int half = shift - 1;  // the rounding bit; the bits below it decide ties
+      const bool round = ((limb_at(half / 64) >> (half % 64)) & 1) != 0;
+      bool sticky = (limb_at(half / 64) & ((std::uint64_t{1} << (half % 64)) - 1)) != 0;
+      for (int i = lo; i < half / 64 && !sticky; ++i) sticky = magnitude[i] != 0;
       if (round && (sticky || (mantissa & 1) != 0)) {
         ++mantissa;
         if ((mantissa >> precision) != 0) {
