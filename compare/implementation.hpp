@@ -35,8 +35,9 @@ struct prepared_run {
 
 // An implementation's part in a cell. The baseline is what the other rows' speedups divide; the
 // reference (pscan::seq) is timed only up to --seq-max; copy and floor are limits, never
-// validated; the planted bug runs only with --plant-bug and must fail.
-enum class role { contender, baseline, reference, copy, floor, planted };
+// validated; the planted bug runs only with --plant-bug and must fail; an exact row is a pscan
+// policy with exact_plus, the price of exactness beside the policy's plus row.
+enum class role { contender, baseline, reference, copy, floor, planted, exact };
 const char* name_of(role r);
 
 struct implementation {

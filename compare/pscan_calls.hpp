@@ -19,13 +19,26 @@ struct pscan_op<affine> {
   using type = compose;
 };
 
-// Runs algorithm `a` with policy `p`. An algorithm that returns its value writes it to
-// b.host_result when `value_to_host`, else to b.out[0] (host memory: CPU targets only).
-template <class T, class P>
+// pscan::exact_plus over float and double (the exact rows); others never run with it.
+template <class T>
+struct exact_op : pscan_op<T> {};
+template <>
+struct exact_op<float> {
+  using type = pscan::exact_plus<>;
+};
+template <>
+struct exact_op<double> {
+  using type = pscan::exact_plus<>;
+};
+
+// Runs algorithm `a` with policy `p` and the operator OpOf<T>::type. An algorithm that returns
+// its value writes it to b.host_result when `value_to_host`, else to b.out[0] (host memory: CPU
+// targets only).
+template <class T, template <class> class OpOf = pscan_op, class P>
 void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool value_to_host) {
   const T* in = static_cast<const T*>(b.values);
   T* out = static_cast<T*>(b.out);
-  const typename pscan_op<T>::type op{};
+  const typename OpOf<T>::type op{};
   switch (a) {
     case algorithm::inclusive_scan:
       pscan::inclusive_scan(p, in, in + b.n, out, op);
@@ -77,8 +90,9 @@ void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool value_to_hos
 
 // An implementation entry for a pscan policy; it has every algorithm, for every type.
 // `bind(policy, buffers)` returns the policy a run uses (the GPU entries put it on the stream);
-// it is applied when the run is prepared, so the timed call does only the algorithm.
-template <class P, class Bind>
+// it is applied when the run is prepared, so the timed call does only the algorithm. OpOf picks
+// the operator (exact_op: the exact rows).
+template <template <class> class OpOf = pscan_op, class P, class Bind>
 implementation pscan_implementation(const char* name, target where, P policy, Bind bind) {
   implementation impl;
   impl.name = name;
@@ -90,16 +104,31 @@ implementation pscan_implementation(const char* name, target where, P policy, Bi
     return with_element(c.type, [&](auto tag) {
       using T = typename decltype(tag)::type;
       return prepared_run{
-          [p = bind(policy, b), a = c.algo, b, to_host] { run_pscan<T>(p, a, b, to_host); },
+          [p = bind(policy, b), a = c.algo, b, to_host] {
+            run_pscan<T, OpOf>(p, a, b, to_host);
+          },
           to_host && describe(c.algo).returns_value};
     });
   };
   return impl;
 }
 
-template <class P>
+template <template <class> class OpOf = pscan_op, class P>
 implementation pscan_implementation(const char* name, target where, P policy) {
-  return pscan_implementation(name, where, policy, [](P p, const cell_buffers&) { return p; });
+  return pscan_implementation<OpOf>(name, where, policy,
+                                    [](P p, const cell_buffers&) { return p; });
+}
+
+// The entry of a policy with pscan::exact_plus: float and double cells only.
+template <class P>
+implementation pscan_exact_implementation(const char* name, target where, P policy) {
+  implementation impl = pscan_implementation<exact_op>(name, where, policy);
+  impl.unsupported = [](algorithm, element type) {
+    return type == element::f32 || type == element::f64
+               ? std::string()
+               : std::string("exact_plus sums float and double values");
+  };
+  return impl;
 }
 
 }  // namespace compare

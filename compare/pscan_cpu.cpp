@@ -1,5 +1,6 @@
 // The CPU pscan policies: seq (the reference, timed at small sizes only), omp when the OpenMP
-// backend is built in, and the planted bug used by the harness's own test.
+// backend is built in, both also with exact_plus (seq_exact, omp_exact: float and double), and
+// the planted bug used by the harness's own test.
 
 #include "pscan_calls.hpp"
 
@@ -38,8 +39,12 @@ implementation planted_bug() {
 }
 
 const built_in seq_entry([] { return pscan_implementation("seq", target::cpu, pscan::seq); });
+const built_in seq_exact_entry(
+    [] { return pscan_exact_implementation("seq_exact", target::cpu, pscan::seq); });
 #if PSCAN_COMPARE_HAS_OMP_POLICY
 const built_in omp_entry([] { return pscan_implementation("omp", target::cpu, pscan::omp); });
+const built_in omp_exact_entry(
+    [] { return pscan_exact_implementation("omp_exact", target::cpu, pscan::omp); });
 #endif
 const built_in planted_entry(planted_bug);
 

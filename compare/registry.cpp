@@ -32,6 +32,10 @@ const std::vector<registration>& registrations() {
       {"seq", sides::cpu, role::reference, "pscan::seq, the reference (timed up to --seq-max)", ""},
       {"omp", sides::cpu, role::contender, "pscan::omp",
        "the OpenMP backend is not built (PSCAN_ENABLE_OPENMP=OFF or no OpenMP)"},
+      {"seq_exact", sides::cpu, role::exact,
+       "pscan::seq with exact_plus: float and double sums rounded once", ""},
+      {"omp_exact", sides::cpu, role::exact, "pscan::omp with exact_plus",
+       "the OpenMP backend is not built (PSCAN_ENABLE_OPENMP=OFF or no OpenMP)"},
       {"planted_bug", sides::cpu, role::planted, "pscan::seq off by one (--plant-bug)", ""},
       {"std", sides::cpu, role::baseline, "<numeric> scans and reduce, sequential", ""},
       {"std_par", sides::cpu, role::contender, "<numeric> with std::execution::par",
@@ -95,6 +99,8 @@ const char* name_of(role r) {
       return "floor";
     case role::planted:
       return "planted";
+    case role::exact:
+      return "exact";
   }
   return "?";
 }
