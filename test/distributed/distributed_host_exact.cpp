@@ -27,5 +27,11 @@ TYPE_TO_STRING_AS("omp, exact_plus", distributed_test::exact_kinds<conformance::
 #define EXACT_FIXTURES distributed_test::exact_kinds<conformance::seq_fixture>
 #endif
 
-DISTRIBUTED_SCAN_CASES(EXACT_FIXTURES);
-DISTRIBUTED_SEGMENTED_CASES(EXACT_FIXTURES);
+// One case of each kind of exchange: a scan's carries with and without init, a reduce, the
+// segmented scans' carries by flags and by key, and segmented_reduce with the scans by offsets.
+TEST_CASE_TEMPLATE_INVOKE(distributed_inclusive_scan_init_case, EXACT_FIXTURES);
+TEST_CASE_TEMPLATE_INVOKE(distributed_exclusive_scan_case, EXACT_FIXTURES);
+TEST_CASE_TEMPLATE_INVOKE(distributed_reduce_case, EXACT_FIXTURES);
+TEST_CASE_TEMPLATE_INVOKE(distributed_segmented_inclusive_case, EXACT_FIXTURES);
+TEST_CASE_TEMPLATE_INVOKE(distributed_exclusive_by_key_case, EXACT_FIXTURES);
+TEST_CASE_TEMPLATE_INVOKE(distributed_segmented_reduce_case, EXACT_FIXTURES);
