@@ -49,8 +49,11 @@ inline int team_size(const policy& p, std::int64_t work, std::int64_t min_per_th
 // its own, for its team to finish) than a few of its own chunks took marks the process's regions
 // as contended for 32 times that wait (a wasted tick costs 3 % of the time it is then avoided
 // for); meanwhile calls take their chunks on the calling thread alone, in the same grouping, so
-// with the same bits.
+// with the same bits. A call that takes longer alone than the wait that began the window costs
+// more than a team would lose to the scheduler: it ends the window (an idle 16-core host once
+// ran 2^27-element calls alone, 5-7x slower, after one long wait).
 inline std::atomic<std::int64_t> contended_until_ns{0};
+inline std::atomic<std::int64_t> contended_wait_ns{0};  // the wait that began the window
 // The largest team a region has had: a larger one starts threads (milliseconds), which says
 // nothing of the machine's load.
 inline std::atomic<int> largest_team{1};
@@ -72,11 +75,18 @@ struct chunk_work {
 // chunk, in order) while regions are contended.
 template <class TakeChunks>
 void run_chunks(int team, TakeChunks&& take_chunks) {
-  if (team < 2 || clock_ns() < contended_until_ns.load(std::memory_order_relaxed)) {
+  if (team < 2) {
     take_chunks(true);
     return;
   }
   const std::int64_t start = clock_ns();
+  if (start < contended_until_ns.load(std::memory_order_relaxed)) {
+    take_chunks(true);
+    if (clock_ns() - start > contended_wait_ns.load(std::memory_order_relaxed)) {
+      contended_until_ns.store(0, std::memory_order_relaxed);
+    }
+    return;
+  }
   chunk_work caller;
 #pragma omp parallel num_threads(team)
   {
@@ -94,6 +104,7 @@ void run_chunks(int team, TakeChunks&& take_chunks) {
   const std::int64_t waited_ns = end - start - caller.busy_ns;
   constexpr std::int64_t slack_ns = 20'000;  // waking sleeping threads
   if (waited_ns > std::max(4 * chunk_ns, caller.busy_ns / 4) + slack_ns) {
+    contended_wait_ns.store(waited_ns, std::memory_order_relaxed);
     contended_until_ns.store(end + 32 * waited_ns, std::memory_order_relaxed);
   }
 }
