@@ -441,9 +441,41 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: reduce_by_key", F, exact_reduce_by_key_ca
   });
 }
 
+// The exact path keeps the algorithms' checks: bad arguments throw before anything is written.
+TEST_CASE_TEMPLATE_DEFINE("exact_plus: bad ranges and offsets are rejected before any write", F,
+                          exact_rejected_case) {
+  using namespace conformance;
+  const std::vector<double> untouched(16, 7.0);
+  auto in = F::upload(std::vector<double>(16, 1.0));
+  auto flags = F::upload(std::vector<unsigned char>(16, 0));
+  auto bad_offsets = F::upload(std::vector<std::int64_t>{0, 8, 4, 16});
+  auto out = F::upload(untouched);
+  const auto p = F::policy();
+  const pscan::exact_plus<> op;
+  const auto first = in.begin() + 8, last = in.begin();  // last < first
+  check_rejected([&] { pscan::inclusive_scan(p, first, last, out.begin(), op); },
+                 {"inclusive_scan", "last"});
+  check_rejected([&] { pscan::exclusive_scan(p, first, last, out.begin(), 0.5, op); },
+                 {"exclusive_scan", "last"});
+  check_rejected([&] { pscan::reduce(p, first, last, 0.5, op); }, {"reduce", "last"});
+  check_rejected(
+      [&] { pscan::segmented_inclusive_scan(p, first, last, flags.begin(), out.begin(), op); },
+      {"segmented_inclusive_scan", "last"});
+  check_rejected([&] {
+    pscan::segmented_reduce(p, in.begin(), bad_offsets.begin(), bad_offsets.end(), out.begin(),
+                            0.5, op);
+  }, {"segmented_reduce", "offsets"});
+  check_rejected([&] {
+    pscan::inclusive_scan_by_offsets(p, in.begin(), bad_offsets.begin(), bad_offsets.end(),
+                                     out.begin(), op);
+  }, {"inclusive_scan_by_offsets", "offsets"});
+  check_equal(untouched, F::download(out));
+}
+
 #define CONFORMANCE_EXACT_CASES(...)         \
   CONFORMANCE_EXACT_SCAN_CASES(__VA_ARGS__); \
   TEST_CASE_TEMPLATE_INVOKE(exact_reduce_by_key_case, __VA_ARGS__)
-#define CONFORMANCE_EXACT_SCAN_CASES(...)                     \
-  TEST_CASE_TEMPLATE_INVOKE(exact_plain_case, __VA_ARGS__);   \
-  TEST_CASE_TEMPLATE_INVOKE(exact_segmented_case, __VA_ARGS__)
+#define CONFORMANCE_EXACT_SCAN_CASES(...)                      \
+  TEST_CASE_TEMPLATE_INVOKE(exact_plain_case, __VA_ARGS__);     \
+  TEST_CASE_TEMPLATE_INVOKE(exact_segmented_case, __VA_ARGS__); \
+  TEST_CASE_TEMPLATE_INVOKE(exact_rejected_case, __VA_ARGS__)
