@@ -21,14 +21,9 @@ struct pscan_op<affine> {
 
 // pscan::exact_plus over float and double (the exact rows); others never run with it.
 template <class T>
-struct exact_op : pscan_op<T> {};
-template <>
-struct exact_op<float> {
-  using type = pscan::exact_plus<>;
-};
-template <>
-struct exact_op<double> {
-  using type = pscan::exact_plus<>;
+struct exact_op {
+  using type = std::conditional_t<std::is_floating_point_v<T>, pscan::exact_plus<>,
+                                  typename pscan_op<T>::type>;
 };
 
 // Runs algorithm `a` with policy `p` and the operator OpOf<T>::type. An algorithm that returns

@@ -16,23 +16,16 @@
 
 namespace pscan::detail {
 
-// The fixed point's width: the finite range (2^-149 .. 2^128: 277 bits; 2^-1074 .. 2^1024: 2098),
-// 63 bits of headroom for the terms' count, and a sign.
+// T's layout, from std::numeric_limits: the fixed point's unit is the smallest subnormal
+// (2^-149, 2^-1074), and its width the finite range (277, 2098 bits), 63 bits of headroom for
+// the terms' count and a sign.
 template <class T>
-struct exact_format;
-template <>
-struct exact_format<float> {
-  using bits_type = std::uint32_t;
-  static constexpr int fraction_bits = 23;
-  static constexpr int min_exponent = -149;  // the unit: the smallest subnormal, 2^-149
-  static constexpr int limbs = 6;
-};
-template <>
-struct exact_format<double> {
-  using bits_type = std::uint64_t;
-  static constexpr int fraction_bits = 52;
-  static constexpr int min_exponent = -1074;
-  static constexpr int limbs = 34;
+struct exact_format {
+  using bits_type = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  static constexpr int fraction_bits = std::numeric_limits<T>::digits - 1;
+  static constexpr int min_exponent =
+      std::numeric_limits<T>::min_exponent - std::numeric_limits<T>::digits;
+  static constexpr int limbs = (std::numeric_limits<T>::max_exponent - min_exponent + 64 + 63) / 64;
 };
 
 PSCAN_HOST_DEVICE inline int leading_zeros(std::uint64_t w) {
