@@ -26,27 +26,17 @@ struct exact_op {
                                   typename pscan_op<T>::type>;
 };
 
-// Runs algorithm `a` with policy `p` and the operator OpOf<T>::type. An algorithm that returns
-// its value writes it to b.host_result when `value_to_host`, else to b.out[0] (host memory: CPU
-// targets only).
-template <class T, template <class> class OpOf = pscan_op, class P>
-void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool value_to_host) {
+// The algorithms of `a` that write a range: the scans, segmented_reduce and reduce_by_key.
+template <class T, class P, class Op>
+void run_pscan_scan(const P& p, algorithm a, const cell_buffers& b, const Op& op) {
   const T* in = static_cast<const T*>(b.values);
   T* out = static_cast<T*>(b.out);
-  const typename OpOf<T>::type op{};
   switch (a) {
     case algorithm::inclusive_scan:
       pscan::inclusive_scan(p, in, in + b.n, out, op);
       return;
     case algorithm::exclusive_scan:
       pscan::exclusive_scan(p, in, in + b.n, out, identity_value<T>(), op);
-      return;
-    case algorithm::reduce:
-      *static_cast<T*>(value_to_host ? b.host_result : b.out) =
-          pscan::reduce(p, in, in + b.n, identity_value<T>(), op);
-      return;
-    case algorithm::reduce_into:
-      pscan::reduce_into(p, in, in + b.n, out, identity_value<T>(), op);
       return;
     case algorithm::segmented_inclusive_scan:
       pscan::segmented_inclusive_scan(p, in, in + b.n, b.flags, out, op);
@@ -76,10 +66,38 @@ void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool value_to_hos
       pscan::transform_exclusive_scan(p, in, in + b.n, out, identity_value<T>(), op,
                                       self_combined<T>{});
       return;
+    default:
+      return;
+  }
+}
+
+// Runs algorithm `a` with policy `p` and the operator OpOf<T>::type. An algorithm that returns
+// its value writes it to b.host_result when `value_to_host`, else to b.out[0] (host memory: CPU
+// targets only).
+template <class T, template <class> class OpOf = pscan_op, class P>
+void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool value_to_host) {
+  const T* in = static_cast<const T*>(b.values);
+  T* out = static_cast<T*>(b.out);
+  const typename OpOf<T>::type op{};
+  switch (a) {
+    case algorithm::reduce:
+      *static_cast<T*>(value_to_host ? b.host_result : b.out) =
+          pscan::reduce(p, in, in + b.n, identity_value<T>(), op);
+      return;
+    case algorithm::reduce_into:
+      pscan::reduce_into(p, in, in + b.n, out, identity_value<T>(), op);
+      return;
     case algorithm::transform_reduce:
       *static_cast<T*>(value_to_host ? b.host_result : b.out) =
           pscan::transform_reduce(p, in, in + b.n, identity_value<T>(), op, self_combined<T>{});
       return;
+    default:
+      break;
+  }
+  // exact_plus on a CUDA policy: its reductions only (pscan_exact_implementation says so).
+  if constexpr (!(std::is_same_v<typename OpOf<T>::type, pscan::exact_plus<>> &&
+                  pscan::policy_takes_future_values_v<P>)) {
+    run_pscan_scan<T>(p, a, b, op);
   }
 }
 
@@ -114,16 +132,28 @@ implementation pscan_implementation(const char* name, target where, P policy) {
                                     [](P p, const cell_buffers&) { return p; });
 }
 
-// The entry of a policy with pscan::exact_plus: float and double cells only.
-template <class P>
-implementation pscan_exact_implementation(const char* name, target where, P policy) {
-  implementation impl = pscan_implementation<exact_op>(name, where, policy);
-  impl.unsupported = [](algorithm, element type) {
-    return type == element::f32 || type == element::f64
+// The entry of a policy with pscan::exact_plus: float and double cells only, and on the CUDA
+// policies the reductions only.
+template <class P, class Bind>
+implementation pscan_exact_implementation(const char* name, target where, P policy, Bind bind) {
+  implementation impl = pscan_implementation<exact_op>(name, where, policy, bind);
+  impl.unsupported = [](algorithm a, element type) {
+    if (type != element::f32 && type != element::f64) {
+      return std::string("exact_plus sums float and double values");
+    }
+    const bool reduction = a == algorithm::reduce || a == algorithm::reduce_into ||
+                           a == algorithm::transform_reduce;
+    return reduction || !pscan::policy_takes_future_values_v<P>
                ? std::string()
-               : std::string("exact_plus sums float and double values");
+               : std::string("the CUDA policies take exact_plus in their reductions");
   };
   return impl;
+}
+
+template <class P>
+implementation pscan_exact_implementation(const char* name, target where, P policy) {
+  return pscan_exact_implementation(name, where, policy,
+                                    [](P p, const cell_buffers&) { return p; });
 }
 
 }  // namespace compare

@@ -48,9 +48,15 @@ struct reduce_fn {
   init_value_t<T> operator()(P&& policy, InIt first, InIt last, T init, Op op = {}) const {
     const profile_range range("pscan::reduce");
     using A = init_value_t<T>;
-    if constexpr (exact_call_v<Op, A>) {
-      const auto in = exact_in<A>(first);
-      return (*this)(policy, in, in + (last - first), exact_init<A>(init), exact_add{}).rounded();
+    if constexpr (exact_call_v<Op, A>) {  // every policy, the CUDA ones too: no accepts()
+      require_policy<P>();
+      const exact_blocks<A, InIt> blocks(first, last);
+      const exact_sum<A> sum = exact_init<A>(init);
+      return reduce_entry(policy, "pscan::reduce", blocks.first, blocks.last, sum, blocks.first,
+                          [&](auto in, auto in_last) {
+                            return adl_reduce::call(policy, in, in_last, sum, exact_add{});
+                          })
+          .rounded();
     } else if constexpr (!accepts_init<P, Op, T>()) {
       return refused_reduce(init);
     } else {
@@ -69,10 +75,15 @@ struct reduce_into_fn {
     const profile_range range("pscan::reduce_into");
     constexpr const char* name = "pscan::reduce_into";
     using A = init_value_t<T>;
-    if constexpr (exact_call_v<Op, A>) {
-      const auto in = exact_in<A>(first);
-      (*this)(policy, in, in + (last - first), exact_out<A>(result), exact_init<A>(init),
-              exact_add{});
+    if constexpr (exact_call_v<Op, A>) {  // every policy, the CUDA ones too: no accepts()
+      require_policy<P>();
+      if constexpr (!is_collective_policy_v<P>) {
+        checked_range(policy, name, arg("first", first), arg("last", last));
+        check_argument(policy, name, "result", result, 1);
+      }
+      const exact_blocks<A, InIt> blocks(first, last);
+      adl_reduce_into::call(policy, blocks.first, blocks.last, exact_out<A>(result),
+                            exact_init<A>(init), exact_add{});
     } else if constexpr (!accepts_init<P, Op, T>()) {
       return;  // a static_assert has said why
     } else if constexpr (is_collective_policy_v<P>) {

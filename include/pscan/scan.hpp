@@ -41,10 +41,11 @@ struct inclusive_scan_fn {
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op = {}) const {
     const profile_range range("pscan::inclusive_scan");
     using A = value_type_t<InIt>;
-    if constexpr (exact_call_v<Op, A>) {
-      const auto in = exact_in<A>(first);
-      return exact_back(out, (*this)(policy, in, in + (last - first), exact_out<A>(out),
-                                     exact_add{}));
+    if constexpr (exact_call_v<Op, A>) {  // over blocks, given their inclusive sums
+      const exact_blocks<A, InIt> blocks(first, last);
+      (*this)(policy, blocks.first, blocks.last,
+              exact_block_out<A>(first, out, last - first, true, true), exact_add{});
+      return out + (last - first);
     } else if constexpr (!accepts<P, Op, A>()) {
       return out;  // a static_assert has said why
     } else {
@@ -60,9 +61,11 @@ struct inclusive_scan_fn {
     const profile_range range("pscan::inclusive_scan");
     using A = init_value_t<T>;
     if constexpr (exact_call_v<Op, A>) {
-      const auto in = exact_in<A>(first);
-      return exact_back(out, (*this)(policy, in, in + (last - first), exact_out<A>(out),
-                                     exact_add{}, exact_init<A>(init)));
+      const exact_blocks<A, InIt> blocks(first, last);
+      (*this)(policy, blocks.first, blocks.last,
+              exact_block_out<A>(first, out, last - first, true, true), exact_add{},
+              exact_init<A>(init));
+      return out + (last - first);
     } else if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else {
@@ -79,10 +82,12 @@ struct exclusive_scan_fn {
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, T init, Op op = {}) const {
     const profile_range range("pscan::exclusive_scan");
     using A = init_value_t<T>;
-    if constexpr (exact_call_v<Op, A>) {
-      const auto in = exact_in<A>(first);
-      return exact_back(out, (*this)(policy, in, in + (last - first), exact_out<A>(out),
-                                     exact_init<A>(init), exact_add{}));
+    if constexpr (exact_call_v<Op, A>) {  // over blocks, given their exclusive sums
+      const exact_blocks<A, InIt> blocks(first, last);
+      (*this)(policy, blocks.first, blocks.last,
+              exact_block_out<A>(first, out, last - first, false, false), exact_init<A>(init),
+              exact_add{});
+      return out + (last - first);
     } else if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else {

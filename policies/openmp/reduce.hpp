@@ -7,6 +7,8 @@
 
 #include <pscan/policies/sequential/sequential.hpp>
 
+#include <pscan/detail/index_iterator.hpp>
+
 #include <cstdint>
 #include <vector>
 
@@ -29,7 +31,8 @@ inline constexpr int reduce_chunks_per_thread = 4;
 template <class InIt, class T, class Op>
 T reduce(const policy& p, InIt first, InIt last, T init, Op op) {
   const std::int64_t n = last - first;
-  const int team = detail::team_size(p, n, detail::reduce_min_per_thread);
+  const int team = detail::team_size(p, n * pscan::detail::element_values_v<InIt>,
+                                     detail::reduce_min_per_thread);
   if (team < 2) return sequential_backend::reduce(seq, first, last, init, op);
   const int chunks = team * detail::reduce_chunks_per_thread;
   std::vector<detail::padded<detail::partial<T>>> partials(static_cast<std::size_t>(chunks));

@@ -20,6 +20,7 @@
 #include <pscan/policies/sequential/sequential.hpp>
 
 #include <pscan/detail/grouping.hpp>
+#include <pscan/detail/index_iterator.hpp>
 
 #include <omp.h>
 
@@ -103,11 +104,13 @@ void chained_scan(int team, InIt first, std::int64_t n, OutIt out, Op op,
   using steps = std::conditional_t<segmented_source<InIt>::known,
                                    segmented_chunks<Kind, T, InIt, OutIt, Op>,
                                    plain_chunks<Kind, T, InIt, OutIt, Op>>;
-  // chunk_bytes, or an equal share per thread where that is less (at least 1024 elements).
+  // chunk_bytes, or an equal share per thread where that is less (at least 1024 values).
+  constexpr std::int64_t values = pscan::detail::element_values_v<InIt>;
   const std::int64_t chunk = std::max<std::int64_t>(
-      std::min<std::int64_t>(chunk_bytes / static_cast<std::int64_t>(sizeof(value_type)),
-                             (n + team - 1) / team),
-      1024);
+      std::min<std::int64_t>(
+          chunk_bytes / static_cast<std::int64_t>(sizeof(value_type) * values),
+          (n + team - 1) / team),
+      (1024 + values - 1) / values);
   const std::int64_t chunks = (n + chunk - 1) / chunk;
   const std::unique_ptr<published_prefix<T>[]> prefixes(
       new published_prefix<T>[static_cast<std::size_t>(chunks)]);
@@ -141,8 +144,9 @@ void chained_scan(int team, InIt first, std::int64_t n, OutIt out, Op op,
 }
 
 // The team for a scan of n elements; below 2, the calling thread runs pscan::seq's loop.
-inline int scan_team(const policy& p, std::int64_t n) {
-  return detail::team_size(p, n, scan_min_per_thread);
+template <class InIt>
+int scan_team(const policy& p, std::int64_t n) {
+  return detail::team_size(p, n * pscan::detail::element_values_v<InIt>, scan_min_per_thread);
 }
 
 }  // namespace detail
@@ -150,7 +154,7 @@ inline int scan_team(const policy& p, std::int64_t n) {
 template <class InIt, class OutIt, class Op>
 void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op) {
   using T = typename std::iterator_traits<InIt>::value_type;
-  const int team = detail::scan_team(p, last - first);
+  const int team = detail::scan_team<InIt>(p, last - first);
   if (team < 2) return sequential_backend::inclusive_scan(seq, first, last, out, op);
   detail::chained_scan<detail::scan_kind::inclusive>(team, first, last - first, out, op,
                                                      detail::partial<T>{});
@@ -158,7 +162,7 @@ void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op) {
 
 template <class InIt, class OutIt, class Op, class T>
 void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op, T init) {
-  const int team = detail::scan_team(p, last - first);
+  const int team = detail::scan_team<InIt>(p, last - first);
   if (team < 2) return sequential_backend::inclusive_scan(seq, first, last, out, op, init);
   detail::chained_scan<detail::scan_kind::inclusive>(team, first, last - first, out, op,
                                                      detail::partial<T>{true, init});
@@ -166,7 +170,7 @@ void inclusive_scan(const policy& p, InIt first, InIt last, OutIt out, Op op, T 
 
 template <class InIt, class OutIt, class T, class Op>
 void exclusive_scan(const policy& p, InIt first, InIt last, OutIt out, T init, Op op) {
-  const int team = detail::scan_team(p, last - first);
+  const int team = detail::scan_team<InIt>(p, last - first);
   if (team < 2) return sequential_backend::exclusive_scan(seq, first, last, out, init, op);
   detail::chained_scan<detail::scan_kind::exclusive>(team, first, last - first, out, op,
                                                      detail::partial<T>{true, init});

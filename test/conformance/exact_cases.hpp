@@ -5,8 +5,10 @@
 // through the C library's hexadecimal strtod/strtof, which round correctly: it shares no code
 // with the library's accumulator. The inputs are made to defeat naive summation: full-range
 // magnitudes, cancelling pairs, runs of ties, values near overflow and subnormals, infinities
-// and NaN, signed zeros. Instantiate with CONFORMANCE_EXACT_CASES(fixtures...), or
-// CONFORMANCE_EXACT_SCAN_CASES(fixtures...) for every case but reduce_by_key's.
+// and NaN, signed zeros. Instantiate with CONFORMANCE_EXACT_CASES(fixtures...),
+// CONFORMANCE_EXACT_SCAN_CASES(fixtures...) for every case but reduce_by_key's, or
+// CONFORMANCE_EXACT_REDUCTION_CASES(fixtures...) for reduce, reduce_into and transform_reduce
+// (what the CUDA policies take).
 
 #include <cmath>
 #include <cstdint>
@@ -287,6 +289,14 @@ T exact_sum_reference(const std::vector<T>& values, std::size_t from, std::size_
   return sum.value();
 }
 
+// f(x) = -x, on host and device: the transform forms sum the negated terms.
+struct exact_negate {
+  template <class T>
+  CONFORMANCE_HD T operator()(T x) const {
+    return -x;
+  }
+};
+
 inline std::vector<std::int64_t> exact_sizes(exact_family family) {
   std::vector<std::int64_t> sizes;
   for (std::int64_t n : {0, 1, 2, 3, 33, 1021, 4097}) sizes.push_back(capped(n));
@@ -315,7 +325,7 @@ void for_each_exact_input(random_source& random, Body&& body) {
 
 }  // namespace conformance
 
-TEST_CASE_TEMPLATE_DEFINE("exact_plus: scans and reductions", F, exact_plain_case) {
+TEST_CASE_TEMPLATE_DEFINE("exact_plus: scans", F, exact_scan_case) {
   using namespace conformance;
   CONFORMANCE_SEEDED_RANDOM(random);
   for_each_exact_input(random, [&](random_source& random, const auto& values, std::int64_t n) {
@@ -335,31 +345,54 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: scans and reductions", F, exact_plain_cas
     check_equal(expected_scan(values, true, nullptr), as_bits(F::download(out)));
     pscan::inclusive_scan(p, in.begin(), in.end(), out.begin(), op, init);
     check_equal(expected_scan(values, true, &init), as_bits(F::download(out)));
-    pscan::exclusive_scan(p, in.begin(), in.end(), out.begin(), init, op);
+    CHECK(pscan::exclusive_scan(p, in.begin(), in.end(), out.begin(), init, op) == out.end());
     check_equal(expected_scan(values, false, &init), as_bits(F::download(out)));
     auto in_place = F::upload(values);
     pscan::inclusive_scan(p, in_place.begin(), in_place.end(), in_place.begin(), op);
     check_equal(expected_scan(values, true, nullptr), as_bits(F::download(in_place)));
+    in_place = F::upload(values);
+    pscan::exclusive_scan(p, in_place.begin(), in_place.end(), in_place.begin(), init, op);
+    check_equal(expected_scan(values, false, &init), as_bits(F::download(in_place)));
 
-    // f(x) = -x: the transform forms sum the negated terms.
     std::vector<T> negated(values.size());
     for (std::size_t i = 0; i < values.size(); ++i) negated[i] = -values[i];
-    const auto negate = [](T x) { return -x; };
-    pscan::transform_inclusive_scan(p, in.begin(), in.end(), out.begin(), op, negate);
+    pscan::transform_inclusive_scan(p, in.begin(), in.end(), out.begin(), op, exact_negate{});
     check_equal(expected_scan(negated, true, nullptr), as_bits(F::download(out)));
-    pscan::transform_exclusive_scan(p, in.begin(), in.end(), out.begin(), init, op, negate);
+    pscan::transform_exclusive_scan(p, in.begin(), in.end(), out.begin(), init, op,
+                                    exact_negate{});
     check_equal(expected_scan(negated, false, &init), as_bits(F::download(out)));
+  });
+}
 
+// The reductions, also over 2^18 + 1 values (many blocks of every policy's) of two families.
+TEST_CASE_TEMPLATE_DEFINE("exact_plus: reductions", F, exact_reduction_case) {
+  using namespace conformance;
+  CONFORMANCE_SEEDED_RANDOM(random);
+  const auto body = [&](random_source& random, const auto& values, std::int64_t) {
+    using T = typename std::decay_t<decltype(values)>::value_type;
+    const pscan::exact_plus<> op;
+    const T init = any_finite<T>(random);
+    auto in = F::upload(values);
+    const auto p = F::policy();
     const T total = exact_sum_reference(values, 0, values.size(), &init);
     check_equal(as_bits(std::vector{total}),
                 as_bits(std::vector{pscan::reduce(p, in.begin(), in.end(), init, op)}));
     auto result = F::upload(std::vector<T>{T(7)});
     pscan::reduce_into(p, in.begin(), in.end(), result.begin(), init, op);
     check_equal(as_bits(std::vector{total}), as_bits(F::download(result)));
+    std::vector<T> negated(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) negated[i] = -values[i];
     check_equal(as_bits(std::vector{exact_sum_reference(negated, 0, negated.size(), &init)}),
                 as_bits(std::vector{pscan::transform_reduce(p, in.begin(), in.end(), init, op,
-                                                            negate)}));
-  });
+                                                            exact_negate{})}));
+  };
+  for_each_exact_input(random, body);
+  for (const exact_family family : {exact_family::wide, exact_family::cancelling}) {
+    INFO("values: ", name_of(family), ", n = 2^18 + 1");
+    const std::int64_t n = capped((std::int64_t{1} << 18) + 1);
+    body(random, exact_values<float>(random, n, family), n);
+    body(random, exact_values<double>(random, n, family), n);
+  }
 }
 
 TEST_CASE_TEMPLATE_DEFINE("exact_plus: segmented scans and segmented_reduce", F,
@@ -476,6 +509,9 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: bad ranges and offsets are rejected befor
   CONFORMANCE_EXACT_SCAN_CASES(__VA_ARGS__); \
   TEST_CASE_TEMPLATE_INVOKE(exact_reduce_by_key_case, __VA_ARGS__)
 #define CONFORMANCE_EXACT_SCAN_CASES(...)                      \
-  TEST_CASE_TEMPLATE_INVOKE(exact_plain_case, __VA_ARGS__);     \
+  CONFORMANCE_EXACT_REDUCTION_CASES(__VA_ARGS__);              \
+  TEST_CASE_TEMPLATE_INVOKE(exact_scan_case, __VA_ARGS__);      \
   TEST_CASE_TEMPLATE_INVOKE(exact_segmented_case, __VA_ARGS__); \
   TEST_CASE_TEMPLATE_INVOKE(exact_rejected_case, __VA_ARGS__)
+#define CONFORMANCE_EXACT_REDUCTION_CASES(...) \
+  TEST_CASE_TEMPLATE_INVOKE(exact_reduction_case, __VA_ARGS__)

@@ -17,7 +17,7 @@ constexpr std::int64_t n = (std::int64_t{1} << 31) + (std::int64_t{1} << 20) + 7
 constexpr byte init = 7;
 const pscan::plus<byte> wrapping_plus{};
 
-__device__ byte value_at(std::int64_t i) {
+__host__ __device__ byte value_at(std::int64_t i) {
   const std::uint64_t h = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull;
   return static_cast<byte>(h >> 56);
 }
@@ -129,6 +129,13 @@ TEST_CASE_TEMPLATE_DEFINE("more than 2^31 elements", F, large_case) {
   check_scan<F>(scan_form::inclusive, in, flags, out);
   const byte total = byte_at(out, n - 1);
   CHECK(int(pscan::reduce(p, in.begin(), in.end(), init, wrapping_plus)) == byte(init + total));
+  {
+    INFO("reduce with exact_plus (the values as double: their sum, below 2^39, exactly)");
+    std::int64_t sum = 0;
+    for (std::int64_t i = 0; i < n; ++i) sum += value_at(i);
+    CHECK(pscan::reduce(p, in.begin(), in.end(), 0.5, pscan::exact_plus<>{}) ==
+          0.5 + static_cast<double>(sum));
+  }
 
   pscan::segmented_inclusive_scan(p, in.begin(), in.end(), flags.begin(), out.begin(),
                                   wrapping_plus);

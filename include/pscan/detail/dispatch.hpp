@@ -113,7 +113,10 @@ constexpr bool accepts() {
                 "(the input's value_type, or the type of `init` when one is given)");
   // The CUDA policies are those that read future_value inits.
   constexpr bool exact_here = !is_exact_sum_v<A> || !policy_takes_future_values_v<P>;
-  static_assert(exact_here, "pscan::exact_plus: the CUDA policies do not take it yet");
+  static_assert(exact_here,
+                "pscan::exact_plus: the CUDA policies take it in reduce, reduce_into and "
+                "transform_reduce; its scans, segmented algorithms and reduce_by_key run on the "
+                "CPU policies");
   return is_execution_policy_v<P> && callable_on_pair<Op, A>() && exact_here;
 }
 

@@ -36,67 +36,117 @@ PSCAN_HOST_DEVICE inline int leading_zeros(std::uint64_t w) {
 #endif
 }
 
+// How many terms were NaN, +inf, -inf, and not -0: counts rather than flags, so that a term can
+// be taken out of a sum as exactly as it was put in.
+struct exact_specials {
+  std::int64_t nan;
+  std::int64_t plus_infinity;
+  std::int64_t minus_infinity;
+  std::int64_t not_negative_zero;  // none: every term was -0, and an exact zero is then -0
+
+  PSCAN_HOST_DEVICE friend exact_specials operator+(const exact_specials& a,
+                                                    const exact_specials& b) {
+    return {a.nan + b.nan, a.plus_infinity + b.plus_infinity,
+            a.minus_infinity + b.minus_infinity, a.not_negative_zero + b.not_negative_zero};
+  }
+};
+
+// One term x = (-1)^negative * m * 2^(position + min_exponent), m < 2^(fraction_bits + 1) (0 for
+// zeros, NaN and infinities): the decoding that exact_sum and exact_window share.
 template <class T>
-struct exact_sum {
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                "pscan::exact_plus sums float or double values");
+struct exact_term {
   using format = exact_format<T>;
-  static constexpr int limb_count = format::limbs;
-  enum : std::uint32_t { nan = 1, plus_infinity = 2, minus_infinity = 4, negative_zero = 8 };
+  std::uint64_t m;
+  int position;
+  bool negative;
+  exact_specials specials;  // this term's counts: 0 or 1 each
 
-  // limb[lo..hi], little-endian, are the two's-complement sum; limbs below lo are 0 and limbs
-  // above hi repeat limb[hi]'s sign bit. The others are not read.
-  std::uint64_t limb[limb_count];
-  std::int32_t lo;
-  std::int32_t hi;
-  // NaN or infinities among the terms, and whether every term was -0 (an exact zero is then -0).
-  std::uint32_t special;
-
-  PSCAN_HOST_DEVICE static exact_sum of(T x) {
+  PSCAN_HOST_DEVICE static exact_term of(T x) {
     using bits_type = typename format::bits_type;
     constexpr int fraction_bits = format::fraction_bits;
     constexpr int sign_shift = 8 * sizeof(T) - 1;
     constexpr bits_type exponent_mask = (bits_type{1} << (sign_shift - fraction_bits)) - 1;
     bits_type bits;
     std::memcpy(&bits, &x, sizeof bits);
-    const bool negative = (bits >> sign_shift) != 0;
     const bits_type exponent = (bits >> fraction_bits) & exponent_mask;
     const bits_type fraction = bits & ((bits_type{1} << fraction_bits) - 1);
-    exact_sum s;
-    s.lo = s.hi = 0;
-    s.limb[0] = 0;
-    s.special = 0;
+    exact_term t;
+    t.negative = (bits >> sign_shift) != 0;
+    t.specials = {0, 0, 0, bits != (bits_type{1} << sign_shift)};
+    // A subnormal has position 0, as the smallest normal has.
+    t.position = static_cast<int>(exponent) - (exponent != 0 ? 1 : 0);
+    t.m = static_cast<std::uint64_t>(fraction) |
+          (static_cast<std::uint64_t>(exponent != 0) << fraction_bits);
     if (exponent == exponent_mask) {
-      s.special = fraction != 0 ? nan : negative ? minus_infinity : plus_infinity;
-      return s;
+      t.specials.nan = fraction != 0;
+      t.specials.plus_infinity = fraction == 0 && !t.negative;
+      t.specials.minus_infinity = fraction == 0 && t.negative;
+      t.m = 0;
+      t.position = 0;
     }
-    if (exponent == 0 && fraction == 0) {
-      s.special = negative ? negative_zero : 0;
-      return s;
+    return t;
+  }
+};
+
+template <class T>
+struct exact_sum {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
+                "pscan::exact_plus sums float or double values");
+  using format = exact_format<T>;
+  static constexpr int limb_count = format::limbs;
+
+  // limb[lo..hi], little-endian, are the two's-complement sum of the finite terms; limbs below lo
+  // are 0 and limbs above hi repeat limb[hi]'s sign bit. The others are not read.
+  std::uint64_t limb[limb_count];
+  std::int32_t lo;
+  std::int32_t hi;
+  exact_specials specials;
+
+  // The sum of no terms: the identity of +, which keeps a sum of -0s at -0.
+  PSCAN_HOST_DEVICE static exact_sum zero() {
+    exact_sum s;
+    s.limb[0] = 0;
+    s.lo = s.hi = 0;
+    s.specials = {0, 0, 0, 0};
+    return s;
+  }
+
+  PSCAN_HOST_DEVICE static exact_sum of(T x) {
+    exact_sum s = zero();
+    s.add(x);
+    return s;
+  }
+
+  // The sum of 32-bit chunks (chunk k weighs 2^(32 k) units, any int64 value; 2 * limb_count of
+  // them, their total within the format) and of the special terms counted.
+  PSCAN_HOST_DEVICE static exact_sum of_chunks(const std::int64_t* chunk,
+                                               const exact_specials& specials) {
+    exact_sum s;
+    std::int64_t carry = 0;
+    for (int i = 0; i < limb_count; ++i) {
+      std::uint64_t word = 0;
+      for (int half = 0; half < 2; ++half) {
+        const std::int64_t v = chunk[2 * i + half] + carry;
+        word |= (static_cast<std::uint64_t>(v) & 0xffffffffu) << (32 * half);
+        carry = v >> 32;  // arithmetic: a negative chunk borrows from the next
+      }
+      s.limb[i] = word;
     }
-    // x = m * 2^(position + min_exponent): a subnormal has position 0.
-    const std::uint64_t m =
-        static_cast<std::uint64_t>(fraction) |
-        (exponent != 0 ? std::uint64_t{1} << fraction_bits : std::uint64_t{0});
-    const int position = exponent != 0 ? static_cast<int>(exponent) - 1 : 0;
-    const int i = position / 64, shift = position % 64;
-    std::uint64_t low = m << shift, high = shift != 0 ? m >> (64 - shift) : 0;
-    if (negative) {  // the 128-bit two's complement; limbs above i + 1 are then all ones
-      high = ~high + (low == 0 ? 1 : 0);
-      low = ~low + 1;
-    }
-    s.limb[i] = low;
-    s.limb[i + 1] = high;
-    s.lo = i;
-    s.hi = i + 1;
+    s.lo = 0;
+    s.hi = limb_count - 1;
+    s.specials = specials;
     s.normalize();
     return s;
   }
 
+  // Adds one term in place, or takes one out: touches the two limbs it lands on and the carry
+  // above them.
+  PSCAN_HOST_DEVICE void add(T x) { accumulate(exact_term<T>::of(x), false); }
+  PSCAN_HOST_DEVICE void subtract(T x) { accumulate(exact_term<T>::of(x), true); }
+
   PSCAN_HOST_DEVICE friend exact_sum operator+(const exact_sum& a, const exact_sum& b) {
     exact_sum r;
-    r.special = ((a.special | b.special) & ~std::uint32_t{negative_zero}) |
-                (a.special & b.special & negative_zero);
+    r.specials = a.specials + b.specials;
     r.lo = a.lo < b.lo ? a.lo : b.lo;
     const int top = (a.hi > b.hi ? a.hi : b.hi) + 1;
     r.hi = top < limb_count ? top : limb_count - 1;  // the headroom keeps the sum below it
@@ -112,58 +162,94 @@ struct exact_sum {
   }
 
   // The sum rounded once to nearest-even; IEEE's rules for NaN and infinities, overflow to
-  // infinity.
+  // infinity. Reads the top two limbs and, for the sticky bit, the limbs below them down to the
+  // first that is not 0.
   PSCAN_HOST_DEVICE T rounded() const {
-    if ((special & nan) != 0 ||
-        (special & (plus_infinity | minus_infinity)) == (plus_infinity | minus_infinity)) {
-      return std::numeric_limits<T>::quiet_NaN();
+    if (specials.nan != 0 || (specials.plus_infinity != 0 && specials.minus_infinity != 0)) {
+      return with_top_bits(3);  // the quiet NaN
     }
-    if ((special & plus_infinity) != 0) return std::numeric_limits<T>::infinity();
-    if ((special & minus_infinity) != 0) return -std::numeric_limits<T>::infinity();
-    const bool negative = (limb[hi] >> 63) != 0;
-    std::uint64_t magnitude[limb_count];
-    std::uint64_t carry = 1;
-    for (int i = lo; i <= hi; ++i) {
-      magnitude[i] = negative ? ~limb[i] + carry : limb[i];
-      carry = negative && magnitude[i] == 0 ? carry : 0;
+    if (specials.plus_infinity != 0) return with_top_bits(2);
+    if (specials.minus_infinity != 0) return -with_top_bits(2);
+    // The sum is high * 2^(64 base) + below, 0 <= below < 2^(64 base): high is limbs base and
+    // base + 1 (as normalize() leaves the sum, its magnitude has its leading bit in them).
+    const int base = hi > lo ? hi - 1 : hi;
+    std::uint64_t high0 = word(base), high1 = word(base + 1);
+    bool below = false;
+    for (int i = lo; i < base && !below; ++i) below = limb[i] != 0;
+    const bool negative = (high1 >> 63) != 0;
+    if (negative) {  // the magnitude: -(high + below) = ~high + (below == 0)
+      high0 = ~high0;
+      high1 = ~high1;
+      if (!below && ++high0 == 0) ++high1;
     }
-    int top = hi;
-    while (top > lo && magnitude[top] == 0) --top;
-    if (magnitude[top] == 0) return (special & negative_zero) != 0 ? T(-0.0) : T(0.0);
-    // Limb i of the magnitude, 0 below lo; and the 64 bits from bit p on.
-    const auto limb_at = [&](int i) {
-      return i < lo || i > top ? std::uint64_t{0} : magnitude[i];
-    };
-    const auto bits_from = [&](int p) {
-      const int i = p / 64, offset = p % 64;
-      return offset == 0 ? limb_at(i)
-                         : (limb_at(i) >> offset) | (limb_at(i + 1) << (64 - offset));
-    };
+    if (high0 == 0 && high1 == 0) return specials.not_negative_zero == 0 ? T(-0.0) : T(0.0);
     constexpr int precision = format::fraction_bits + 1;
-    const int msb = 64 * top + 63 - leading_zeros(magnitude[top]);
-    T result;
-    if (msb < precision) {  // exact: a subnormal, or a normal on the subnormals' grid
-      result = scaled(magnitude[0], format::min_exponent);
-    } else {
-      int shift = msb - (precision - 1);  // the bits below the kept ones
-      std::uint64_t mantissa = bits_from(shift) & ((std::uint64_t{1} << precision) - 1);
-      const int half = shift - 1;  // the rounding bit; the bits below it decide ties
-      const bool round = ((limb_at(half / 64) >> (half % 64)) & 1) != 0;
-      bool sticky = (limb_at(half / 64) & ((std::uint64_t{1} << (half % 64)) - 1)) != 0;
-      for (int i = lo; i < half / 64 && !sticky; ++i) sticky = magnitude[i] != 0;
-      if (round && (sticky || (mantissa & 1) != 0)) {
-        ++mantissa;
-        if ((mantissa >> precision) != 0) {
-          mantissa >>= 1;
-          ++shift;
-        }
-      }
-      result = scaled(mantissa, shift + format::min_exponent);
+    const int msb = high1 != 0 ? 127 - leading_zeros(high1) : 63 - leading_zeros(high0);
+    if (msb < precision) {  // one limb of few bits (below is then 0): exact
+      const T exact = scaled(high0, 64 * base + format::min_exponent);
+      return negative ? -exact : exact;
     }
+    // The kept bits start at `shift` (>= 1 here: msb >= precision), the rounding bit below them.
+    int shift = msb - (precision - 1);
+    const auto bits_at = [&](int p) {  // the 64 bits of high from bit p on, 0 <= p < 128
+      return p == 0 ? high0 : p < 64 ? (high0 >> p) | (high1 << (64 - p)) : high1 >> (p - 64);
+    };
+    std::uint64_t mantissa = bits_at(shift) & ((std::uint64_t{1} << precision) - 1);
+    const int half = shift - 1;
+    const bool round = (bits_at(half) & 1) != 0;
+    const std::uint64_t under_half =
+        half == 0 ? 0
+        : half < 64 ? high0 & ((std::uint64_t{1} << half) - 1)
+                    : high0 | (high1 & ((std::uint64_t{1} << (half - 64)) - 1));
+    const bool sticky = below || under_half != 0;
+    if (round && (sticky || (mantissa & 1) != 0)) {
+      ++mantissa;
+      if ((mantissa >> precision) != 0) {
+        mantissa >>= 1;
+        ++shift;
+      }
+    }
+    const T result = scaled(mantissa, 64 * base + shift + format::min_exponent);
     return negative ? -result : result;
   }
 
  private:
+  PSCAN_HOST_DEVICE void accumulate(const exact_term<T>& t, bool subtracting) {
+    const std::int64_t by = subtracting ? -1 : 1;
+    specials.nan += by * t.specials.nan;
+    specials.plus_infinity += by * t.specials.plus_infinity;
+    specials.minus_infinity += by * t.specials.minus_infinity;
+    specials.not_negative_zero += by * t.specials.not_negative_zero;
+    if (t.m == 0) return;
+    const bool negative = t.negative != subtracting;
+    const int i = t.position / 64, shift = t.position % 64;
+    std::uint64_t low = t.m << shift, high = shift != 0 ? t.m >> (64 - shift) : 0;
+    if (negative) {  // the term's two's complement; its limbs above i + 1 are all ones
+      high = ~high + (low == 0 ? 1 : 0);
+      low = ~low + 1;
+    }
+    const std::uint64_t extension = negative ? ~std::uint64_t{0} : 0;
+    // Room for the carry: limbs i and i + 1 and one above both the term and the sum.
+    if (i < lo) {
+      for (int k = i; k < lo; ++k) limb[k] = 0;
+      lo = i;
+    }
+    int top = hi + 1 > i + 2 ? hi + 1 : i + 2;
+    if (top > limb_count - 1) top = limb_count - 1;  // the headroom keeps the sum below it
+    const std::uint64_t sign = (limb[hi] >> 63) != 0 ? ~std::uint64_t{0} : 0;
+    for (int k = hi + 1; k <= top; ++k) limb[k] = sign;
+    hi = top;
+    std::uint64_t carry = 0;
+    for (int k = i; k <= hi; ++k) {
+      const std::uint64_t y = k == i ? low : k == i + 1 ? high : extension;
+      if (k > i + 1 && (y == 0) == (carry == 0)) break;  // 0, or all ones plus 1: nothing to add
+      const std::uint64_t s = limb[k] + y, r = s + carry;
+      carry = static_cast<std::uint64_t>(s < y) | static_cast<std::uint64_t>(r < s);
+      limb[k] = r;
+    }
+    normalize();
+  }
+
   PSCAN_HOST_DEVICE std::uint64_t word(int i) const {
     if (i < lo) return 0;
     if (i > hi) return (limb[hi] >> 63) != 0 ? ~std::uint64_t{0} : 0;
@@ -174,6 +260,18 @@ struct exact_sum {
   PSCAN_HOST_DEVICE void normalize() {
     while (hi > lo && limb[hi] == ((limb[hi - 1] >> 63) != 0 ? ~std::uint64_t{0} : 0)) --hi;
     while (lo < hi && limb[lo] == 0) ++lo;
+  }
+
+  // The positive T whose exponent bits are all ones, then the fraction's top bit `top`
+  // (std::numeric_limits is host code): infinity for 2, the quiet NaN for 3.
+  PSCAN_HOST_DEVICE static T with_top_bits(unsigned top) {
+    using bits_type = typename format::bits_type;
+    constexpr int exponent_bits = 8 * sizeof(T) - 1 - format::fraction_bits;
+    const bits_type bits = ((bits_type{1} << exponent_bits) - 1) << format::fraction_bits |
+                           static_cast<bits_type>(top & 1u) << (format::fraction_bits - 1);
+    T x;
+    std::memcpy(&x, &bits, sizeof x);
+    return x;
   }
 
   // m * 2^e for m < 2^precision: exact, or infinity where it overflows.

@@ -54,6 +54,11 @@ class index_iterator {
   difference_type i_;
 };
 
+// How many input values one element of an iterator stands for (1 but for the exact sums of
+// blocks, exact.hpp): the CPU backends size their teams and chunks by values.
+template <class It>
+inline constexpr std::int64_t element_values_v = 1;
+
 template <class F>
 PSCAN_HOST_DEVICE index_iterator<F> make_index_iterator(F f, std::int64_t i = 0) {
   return {f, i};

@@ -5,16 +5,19 @@
 // *result on the device, stream-ordered (reduce_into). An empty input launches one thread that
 // publishes init. reduce_by_key_into is one segmented scan (tile/segmented_tile_scan.cuh) whose
 // accumulators count the runs begun and which writes only where runs begin and end;
-// reduce_by_key brings its run count home as reduce does.
+// reduce_by_key brings its run count home as reduce does. exact_plus's reductions come as exact
+// sums of blocks of values (pscan/detail/exact.hpp) and run exact_reduce.cuh's kernel.
 
 #include <pscan/policies/cuda_common/device_result.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
 #include <pscan/policies/cuda_common/runtime/host_result.cuh>
 #include <pscan/policies/cuda_common/runtime/temporary.cuh>
+#include <pscan/policies/cuda_common/algorithms/exact_reduce.cuh>
 #include <pscan/policies/cuda_common/algorithms/scans.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
 #include <pscan/policies/cuda_common/tile/segmented_tile_scan.cuh>
 
+#include <pscan/detail/exact.hpp>
 #include <pscan/detail/runs.hpp>
 #include <pscan/functional.hpp>
 #include <pscan/future_value.hpp>
@@ -35,10 +38,16 @@ auto reduce_to_sink(const policy_base<P>& p, InIt first, std::int64_t n, const I
     publish_init(p.stream, sink, init);
     return sink;
   }
-  return with_build([&](auto build) {
-    return kernels_of<P>::template reduce<decltype(build)>(static_cast<const P&>(p), first, n, init,
-                                                        op, make_sink);
-  });
+  if constexpr (pscan::detail::is_exact_block_iterator_v<InIt>) {
+    // exact_plus: the kernel sums the values of the blocks itself.
+    const auto& values = first.function();
+    return exact_reduce_to_sink(p, values.first, values.n, init, make_sink);
+  } else {
+    return with_build([&](auto build) {
+      return kernels_of<P>::template reduce<decltype(build)>(static_cast<const P&>(p), first, n,
+                                                          init, op, make_sink);
+    });
+  }
 }
 
 template <class P, class InIt, class T, class Op>

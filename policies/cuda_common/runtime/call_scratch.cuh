@@ -26,6 +26,9 @@ inline constexpr std::size_t scratch_head_bytes = 256;
 // The layout of scratch whose entries carry no epoch tag (reductions' partials, block totals):
 // every call writes what it reads. Tagged layouts (the chained scans' tile state) number from 1.
 inline constexpr int untagged_layout = 0;
+// The layout of the exact reduce's accumulator (algorithms/exact_reduce.cuh): counters all
+// through, 0 when its kernel starts and returned to 0 by it, as a head is.
+inline constexpr int exact_sum_layout = -1;
 
 class call_scratch {
  public:
