@@ -26,18 +26,12 @@ struct exact_op {
                                   typename pscan_op<T>::type>;
 };
 
-// The algorithms of `a` that write a range: the scans, segmented_reduce and reduce_by_key.
+// The segmented algorithms of `a`: the segmented scans, segmented_reduce and reduce_by_key.
 template <class T, class P, class Op>
-void run_pscan_scan(const P& p, algorithm a, const cell_buffers& b, const Op& op) {
+void run_pscan_segmented(const P& p, algorithm a, const cell_buffers& b, const Op& op) {
   const T* in = static_cast<const T*>(b.values);
   T* out = static_cast<T*>(b.out);
   switch (a) {
-    case algorithm::inclusive_scan:
-      pscan::inclusive_scan(p, in, in + b.n, out, op);
-      return;
-    case algorithm::exclusive_scan:
-      pscan::exclusive_scan(p, in, in + b.n, out, identity_value<T>(), op);
-      return;
     case algorithm::segmented_inclusive_scan:
       pscan::segmented_inclusive_scan(p, in, in + b.n, b.flags, out, op);
       return;
@@ -59,13 +53,6 @@ void run_pscan_scan(const P& p, algorithm a, const cell_buffers& b, const Op& op
       pscan::reduce_by_key_into(p, b.keys, b.keys + b.n, in, b.keys_out, out, b.runs_out,
                                 pscan::equal_to<>{}, op);
       return;
-    case algorithm::transform_inclusive_scan:
-      pscan::transform_inclusive_scan(p, in, in + b.n, out, op, self_combined<T>{});
-      return;
-    case algorithm::transform_exclusive_scan:
-      pscan::transform_exclusive_scan(p, in, in + b.n, out, identity_value<T>(), op,
-                                      self_combined<T>{});
-      return;
     default:
       return;
   }
@@ -80,6 +67,19 @@ void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool value_to_hos
   T* out = static_cast<T*>(b.out);
   const typename OpOf<T>::type op{};
   switch (a) {
+    case algorithm::inclusive_scan:
+      pscan::inclusive_scan(p, in, in + b.n, out, op);
+      return;
+    case algorithm::exclusive_scan:
+      pscan::exclusive_scan(p, in, in + b.n, out, identity_value<T>(), op);
+      return;
+    case algorithm::transform_inclusive_scan:
+      pscan::transform_inclusive_scan(p, in, in + b.n, out, op, self_combined<T>{});
+      return;
+    case algorithm::transform_exclusive_scan:
+      pscan::transform_exclusive_scan(p, in, in + b.n, out, identity_value<T>(), op,
+                                      self_combined<T>{});
+      return;
     case algorithm::reduce:
       *static_cast<T*>(value_to_host ? b.host_result : b.out) =
           pscan::reduce(p, in, in + b.n, identity_value<T>(), op);
@@ -94,10 +94,10 @@ void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool value_to_hos
     default:
       break;
   }
-  // exact_plus on a CUDA policy: its reductions only (pscan_exact_implementation says so).
+  // exact_plus on a CUDA policy: none of these (pscan_exact_implementation says so).
   if constexpr (!(std::is_same_v<typename OpOf<T>::type, pscan::exact_plus<>> &&
                   pscan::policy_takes_future_values_v<P>)) {
-    run_pscan_scan<T>(p, a, b, op);
+    run_pscan_segmented<T>(p, a, b, op);
   }
 }
 
@@ -133,7 +133,7 @@ implementation pscan_implementation(const char* name, target where, P policy) {
 }
 
 // The entry of a policy with pscan::exact_plus: float and double cells only, and on the CUDA
-// policies the reductions only.
+// policies the plain scans and reductions only.
 template <class P, class Bind>
 implementation pscan_exact_implementation(const char* name, target where, P policy, Bind bind) {
   implementation impl = pscan_implementation<exact_op>(name, where, policy, bind);
@@ -141,11 +141,9 @@ implementation pscan_exact_implementation(const char* name, target where, P poli
     if (type != element::f32 && type != element::f64) {
       return std::string("exact_plus sums float and double values");
     }
-    const bool reduction = a == algorithm::reduce || a == algorithm::reduce_into ||
-                           a == algorithm::transform_reduce;
-    return reduction || !pscan::policy_takes_future_values_v<P>
-               ? std::string()
-               : std::string("the CUDA policies take exact_plus in their reductions");
+    return is_segmented(a) && pscan::policy_takes_future_values_v<P>
+               ? std::string("the CUDA policies take exact_plus in the plain scans and reductions")
+               : std::string();
   };
   return impl;
 }

@@ -52,7 +52,7 @@ const std::vector<registration>& registrations() {
       {"cuda_chained_det", sides::gpu, role::contender, "pscan::cuda_chained.deterministic()",
        "the cuda_chained backend is not built (no CUDA, or the backend is not in this tree)"},
       {"cuda_chained_exact", sides::gpu, role::exact,
-       "pscan::cuda_chained with exact_plus: reduce, reduce_into, transform_reduce",
+       "pscan::cuda_chained with exact_plus: the plain scans and reductions",
        "the cuda_chained backend is not built (no CUDA, or the backend is not in this tree)"},
       {"cub", sides::gpu, role::baseline, "CUB's DeviceScan, DeviceReduce, DeviceSegmentedReduce",
        no_cuda},

@@ -50,6 +50,9 @@ struct reduce_fn {
     using A = init_value_t<T>;
     if constexpr (exact_call_v<Op, A>) {  // every policy, the CUDA ones too: no accepts()
       require_policy<P>();
+      if constexpr (!is_collective_policy_v<P>) {  // its own iterators: the blocks' pass
+        checked_range(policy, "pscan::reduce", arg("first", first), arg("last", last));
+      }
       const exact_blocks<A, InIt> blocks(first, last);
       const exact_sum<A> sum = exact_init<A>(init);
       return reduce_entry(policy, "pscan::reduce", blocks.first, blocks.last, sum, blocks.first,

@@ -33,6 +33,24 @@ OutIt scan_entry(const P& policy, const char* name, InIt first, InIt last, OutIt
   }
 }
 
+// An exact_plus scan (exact.hpp): `scan(blocks_first, blocks_last, outputs)` is the backend's
+// scan over blocks, given their inclusive or exclusive prefixes as the outputs are. Its own
+// iterators are checked first (the blocks cannot be inspected); a collective policy checks on
+// every rank itself. Returns out + n.
+template <class A, class P, class InIt, class OutIt, class Init, class Scan>
+OutIt exact_scan_entry(const P& policy, const char* name, InIt first, InIt last, OutIt out,
+                       const Init& init, bool inclusive, Scan&& scan) {
+  require_policy<P>();
+  if constexpr (!is_collective_policy_v<P>) {
+    checked_range(policy, name, arg("first", first), arg("last", last), arg("out", out));
+  }
+  const exact_blocks<A, InIt> blocks(first, last);
+  const auto outputs = exact_block_out<A>(first, out, last - first, inclusive);
+  scan_entry(policy, name, blocks.first, blocks.last, outputs, init, blocks.first,
+             [&](auto in, auto in_last) { return scan(in, in_last, outputs); });
+  return out + (last - first);
+}
+
 // The init argument of scan_entry for a scan without one.
 inline constexpr std::nullptr_t no_init_argument = nullptr;
 
@@ -42,10 +60,11 @@ struct inclusive_scan_fn {
     const profile_range range("pscan::inclusive_scan");
     using A = value_type_t<InIt>;
     if constexpr (exact_call_v<Op, A>) {  // over blocks, given their inclusive sums
-      const exact_blocks<A, InIt> blocks(first, last);
-      (*this)(policy, blocks.first, blocks.last,
-              exact_block_out<A>(first, out, last - first, true, true), exact_add{});
-      return out + (last - first);
+      return exact_scan_entry<A>(policy, "pscan::inclusive_scan", first, last, out,
+                                 no_init_argument, true, [&](auto in, auto in_last, auto outputs) {
+                                   return adl_inclusive_scan::call(policy, in, in_last, outputs,
+                                                                   exact_add{});
+                                 });
     } else if constexpr (!accepts<P, Op, A>()) {
       return out;  // a static_assert has said why
     } else {
@@ -61,11 +80,12 @@ struct inclusive_scan_fn {
     const profile_range range("pscan::inclusive_scan");
     using A = init_value_t<T>;
     if constexpr (exact_call_v<Op, A>) {
-      const exact_blocks<A, InIt> blocks(first, last);
-      (*this)(policy, blocks.first, blocks.last,
-              exact_block_out<A>(first, out, last - first, true, true), exact_add{},
-              exact_init<A>(init));
-      return out + (last - first);
+      const exact_sum<A> sum = exact_init<A>(init);
+      return exact_scan_entry<A>(policy, "pscan::inclusive_scan", first, last, out, sum, true,
+                                 [&](auto in, auto in_last, auto outputs) {
+                                   return adl_inclusive_scan::call(policy, in, in_last, outputs,
+                                                                   exact_add{}, sum);
+                                 });
     } else if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else {
@@ -83,11 +103,12 @@ struct exclusive_scan_fn {
     const profile_range range("pscan::exclusive_scan");
     using A = init_value_t<T>;
     if constexpr (exact_call_v<Op, A>) {  // over blocks, given their exclusive sums
-      const exact_blocks<A, InIt> blocks(first, last);
-      (*this)(policy, blocks.first, blocks.last,
-              exact_block_out<A>(first, out, last - first, false, false), exact_init<A>(init),
-              exact_add{});
-      return out + (last - first);
+      const exact_sum<A> sum = exact_init<A>(init);
+      return exact_scan_entry<A>(policy, "pscan::exclusive_scan", first, last, out, sum, false,
+                                 [&](auto in, auto in_last, auto outputs) {
+                                   return adl_exclusive_scan::call(policy, in, in_last, outputs,
+                                                                   sum, exact_add{});
+                                 });
     } else if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else {

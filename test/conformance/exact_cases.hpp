@@ -7,8 +7,8 @@
 // magnitudes, cancelling pairs, runs of ties, values near overflow and subnormals, infinities
 // and NaN, signed zeros. Instantiate with CONFORMANCE_EXACT_CASES(fixtures...),
 // CONFORMANCE_EXACT_SCAN_CASES(fixtures...) for every case but reduce_by_key's, or
-// CONFORMANCE_EXACT_REDUCTION_CASES(fixtures...) for reduce, reduce_into and transform_reduce
-// (what the CUDA policies take).
+// CONFORMANCE_EXACT_DEVICE_CASES(fixtures...) for the reductions and the scans (what the CUDA
+// policies take).
 
 #include <cmath>
 #include <cstdint>
@@ -362,6 +362,27 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: scans", F, exact_scan_case) {
                                     exact_negate{});
     check_equal(expected_scan(negated, false, &init), as_bits(F::download(out)));
   });
+  // Many blocks and tiles of every policy's.
+  const auto many = [&](auto type) {
+    using T = decltype(type);
+    const std::int64_t n = capped((std::int64_t{1} << 18) + 1);
+    INFO("values: cancelling, n = 2^18 + 1", sizeof(T) == 4 ? " float" : " double");
+    const auto values = exact_values<T>(random, n, exact_family::cancelling);
+    const T init = any_finite<T>(random);
+    std::vector<unsigned char> one_segment(values.size(), 0);
+    if (n > 0) one_segment[0] = 1;
+    auto in = F::upload(values);
+    auto out = F::upload(std::vector<T>(values.size(), T(7)));
+    pscan::inclusive_scan(F::policy(), in.begin(), in.end(), out.begin(), pscan::exact_plus<>{});
+    check_equal(as_bits(exact_scan_reference(values, one_segment, true, nullptr)),
+                as_bits(F::download(out)));
+    pscan::exclusive_scan(F::policy(), in.begin(), in.end(), out.begin(), init,
+                          pscan::exact_plus<>{});
+    check_equal(as_bits(exact_scan_reference(values, one_segment, false, &init)),
+                as_bits(F::download(out)));
+  };
+  many(float{});
+  many(double{});
 }
 
 // The reductions, also over 2^18 + 1 values (many blocks of every policy's) of two families.
@@ -509,9 +530,9 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: bad ranges and offsets are rejected befor
   CONFORMANCE_EXACT_SCAN_CASES(__VA_ARGS__); \
   TEST_CASE_TEMPLATE_INVOKE(exact_reduce_by_key_case, __VA_ARGS__)
 #define CONFORMANCE_EXACT_SCAN_CASES(...)                      \
-  CONFORMANCE_EXACT_REDUCTION_CASES(__VA_ARGS__);              \
-  TEST_CASE_TEMPLATE_INVOKE(exact_scan_case, __VA_ARGS__);      \
+  CONFORMANCE_EXACT_DEVICE_CASES(__VA_ARGS__);                 \
   TEST_CASE_TEMPLATE_INVOKE(exact_segmented_case, __VA_ARGS__); \
   TEST_CASE_TEMPLATE_INVOKE(exact_rejected_case, __VA_ARGS__)
-#define CONFORMANCE_EXACT_REDUCTION_CASES(...) \
-  TEST_CASE_TEMPLATE_INVOKE(exact_reduction_case, __VA_ARGS__)
+#define CONFORMANCE_EXACT_DEVICE_CASES(...)                    \
+  TEST_CASE_TEMPLATE_INVOKE(exact_reduction_case, __VA_ARGS__); \
+  TEST_CASE_TEMPLATE_INVOKE(exact_scan_case, __VA_ARGS__)

@@ -1,10 +1,16 @@
 #pragma once
 // Conformance: inputs of 2^24+5 elements (many tiles, several levels of any recursion), int32 and
-// plus only to keep the run time down. Instantiate with CONFORMANCE_LARGE_CASES(fixtures...).
+// plus only to keep the run time down, and one exact_plus scan of them as double. Instantiate with CONFORMANCE_LARGE_CASES(fixtures...).
 
 #include "reference.hpp"
 #include "segments.hpp"
 #include "value_kinds.hpp"
+
+namespace conformance {
+struct as_double {
+  CONFORMANCE_HD double operator()(std::int32_t x) const { return x; }
+};
+}  // namespace conformance
 
 TEST_CASE_TEMPLATE_DEFINE("large inputs", F, large_case) {
   using namespace conformance;
@@ -31,6 +37,16 @@ TEST_CASE_TEMPLATE_DEFINE("large inputs", F, large_case) {
     INFO("reduce");
     CHECK(pscan::reduce(F::policy(), in.begin(), in.end(), K::init(), op) ==
           expected_reduce(input, K::init(), op));
+  }
+  {
+    INFO("transform_inclusive_scan with exact_plus (the values as double: sums below 2^53)");
+    std::vector<double> expected(input.size());
+    std::int64_t sum = 0;
+    for (std::size_t i = 0; i < input.size(); ++i) expected[i] = static_cast<double>(sum += input[i]);
+    auto sums = F::upload(std::vector<double>(input.size()));
+    pscan::transform_inclusive_scan(F::policy(), in.begin(), in.end(), sums.begin(),
+                                    pscan::exact_plus<>{}, as_double{});
+    check_equal(expected, F::download(sums));
   }
   {
     INFO("segmented_inclusive_scan");

@@ -114,9 +114,9 @@ constexpr bool accepts() {
   // The CUDA policies are those that read future_value inits.
   constexpr bool exact_here = !is_exact_sum_v<A> || !policy_takes_future_values_v<P>;
   static_assert(exact_here,
-                "pscan::exact_plus: the CUDA policies take it in reduce, reduce_into and "
-                "transform_reduce; its scans, segmented algorithms and reduce_by_key run on the "
-                "CPU policies");
+                "pscan::exact_plus: the CUDA policies take it in the reductions and the scans "
+                "(inclusive, exclusive, transform_); its segmented algorithms and reduce_by_key "
+                "run on the CPU policies");
   return is_execution_policy_v<P> && callable_on_pair<Op, A>() && exact_here;
 }
 

@@ -8,7 +8,6 @@
 
 #include <pscan/detail/config.hpp>
 
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -92,6 +91,7 @@ template <class T>
 struct exact_sum {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
                 "pscan::exact_plus sums float or double values");
+  using value_type = T;
   using format = exact_format<T>;
   static constexpr int limb_count = format::limbs;
 
@@ -144,6 +144,20 @@ struct exact_sum {
   PSCAN_HOST_DEVICE void add(T x) { accumulate(exact_term<T>::of(x), false); }
   PSCAN_HOST_DEVICE void subtract(T x) { accumulate(exact_term<T>::of(x), true); }
 
+  // Adds v * 2^position (position >= 0) in place: as three terms of 52 bits.
+  PSCAN_HOST_DEVICE void add_scaled(__int128 v, int position) {
+    const bool negative = v < 0;
+    const auto magnitude = negative ? -static_cast<unsigned __int128>(v)
+                                    : static_cast<unsigned __int128>(v);
+    for (int k = 0; k < 3; ++k) {
+      exact_term<T> t{};
+      t.m = static_cast<std::uint64_t>(magnitude >> (52 * k)) & ((std::uint64_t{1} << 52) - 1);
+      t.position = position + 52 * k;
+      t.negative = negative;
+      accumulate(t, false);
+    }
+  }
+
   PSCAN_HOST_DEVICE friend exact_sum operator+(const exact_sum& a, const exact_sum& b) {
     exact_sum r;
     r.specials = a.specials + b.specials;
@@ -173,44 +187,52 @@ struct exact_sum {
     // The sum is high * 2^(64 base) + below, 0 <= below < 2^(64 base): high is limbs base and
     // base + 1 (as normalize() leaves the sum, its magnitude has its leading bit in them).
     const int base = hi > lo ? hi - 1 : hi;
-    std::uint64_t high0 = word(base), high1 = word(base + 1);
-    bool below = false;
-    for (int i = lo; i < base && !below; ++i) below = limb[i] != 0;
-    const bool negative = (high1 >> 63) != 0;
-    if (negative) {  // the magnitude: -(high + below) = ~high + (below == 0)
-      high0 = ~high0;
-      high1 = ~high1;
-      if (!below && ++high0 == 0) ++high1;
+    const unsigned __int128 high =
+        static_cast<unsigned __int128>(word(base + 1)) << 64 | word(base);
+    T result;
+    switch (round_wide(high, word(base + 2), 64 * base, any_below(64 * base), result)) {
+      case rounding::zero:
+        return specials.not_negative_zero == 0 ? T(-0.0) : T(0.0);
+      default:  // never unknown: high holds the magnitude's leading 64 bits at least
+        return result;
     }
-    if (high0 == 0 && high1 == 0) return specials.not_negative_zero == 0 ? T(-0.0) : T(0.0);
-    constexpr int precision = format::fraction_bits + 1;
-    const int msb = high1 != 0 ? 127 - leading_zeros(high1) : 63 - leading_zeros(high0);
-    if (msb < precision) {  // one limb of few bits (below is then 0): exact
-      const T exact = scaled(high0, 64 * base + format::min_exponent);
-      return negative ? -exact : exact;
+  }
+
+  // The 64 bits of the sum from bit p on (p >= 0; sign-extended above hi).
+  PSCAN_HOST_DEVICE std::uint64_t bits_from(int p) const {
+    const int i = p / 64, offset = p % 64;
+    return offset == 0 ? word(i) : (word(i) >> offset) | (word(i + 1) << (64 - offset));
+  }
+
+  // Whether any bit of the sum below bit p is set.
+  PSCAN_HOST_DEVICE bool any_below(int p) const {
+    const int i = p / 64, offset = p % 64;
+    for (int k = lo; k < i && k <= hi; ++k) {
+      if (limb[k] != 0) return true;
     }
-    // The kept bits start at `shift` (>= 1 here: msb >= precision), the rounding bit below them.
-    int shift = msb - (precision - 1);
-    const auto bits_at = [&](int p) {  // the 64 bits of high from bit p on, 0 <= p < 128
-      return p == 0 ? high0 : p < 64 ? (high0 >> p) | (high1 << (64 - p)) : high1 >> (p - 64);
-    };
-    std::uint64_t mantissa = bits_at(shift) & ((std::uint64_t{1} << precision) - 1);
-    const int half = shift - 1;
-    const bool round = (bits_at(half) & 1) != 0;
-    const std::uint64_t under_half =
-        half == 0 ? 0
-        : half < 64 ? high0 & ((std::uint64_t{1} << half) - 1)
-                    : high0 | (high1 & ((std::uint64_t{1} << (half - 64)) - 1));
-    const bool sticky = below || under_half != 0;
-    if (round && (sticky || (mantissa & 1) != 0)) {
-      ++mantissa;
-      if ((mantissa >> precision) != 0) {
-        mantissa >>= 1;
-        ++shift;
-      }
+    return offset != 0 && i >= lo && (word(i) & ((std::uint64_t{1} << offset) - 1)) != 0;
+  }
+
+  enum class rounding { done, zero, unknown };
+  // Rounds s * 2^base + r to nearest-even into `result`, for s = high * 2^128 + low a 192-bit
+  // two's-complement integer and 0 <= r < 2^base known only as below = (r != 0): done; zero (an
+  // exact 0, whose sign the caller knows); or unknown, where the bits of r would count (s's
+  // magnitude has too few bits, and r != 0).
+  PSCAN_HOST_DEVICE static rounding round_wide(unsigned __int128 low, std::uint64_t high,
+                                               int base, bool below, T& result) {
+    const bool negative = (high >> 63) != 0;
+    if (negative) {  // the magnitude's top: -(s + r) = ~s + (r == 0)
+      low = ~low + (below ? 0 : 1);
+      high = ~high + (!below && low == 0 ? 1 : 0);
     }
-    const T result = scaled(mantissa, 64 * base + shift + format::min_exponent);
-    return negative ? -result : result;
+    if (high != 0) {  // its leading 128 bits, the rest sticky
+      below = below || static_cast<std::uint64_t>(low) != 0;
+      low = static_cast<unsigned __int128>(high) << 64 | static_cast<std::uint64_t>(low >> 64);
+      base += 64;
+    }
+    const rounding r = round_magnitude(low, base, below, result);
+    if (negative) result = -result;
+    return r;
   }
 
  private:
@@ -274,13 +296,46 @@ struct exact_sum {
     return x;
   }
 
-  // m * 2^e for m < 2^precision: exact, or infinity where it overflows.
-  PSCAN_HOST_DEVICE static T scaled(std::uint64_t m, int e) {
-    if constexpr (std::is_same_v<T, float>) {
-      return ::ldexpf(static_cast<float>(m), e);
-    } else {
-      return ::ldexp(static_cast<double>(m), e);
+  // round_wide() of a magnitude m * 2^base + r, m < 2^128.
+  PSCAN_HOST_DEVICE static rounding round_magnitude(unsigned __int128 m, int base, bool below,
+                                                    T& result) {
+    constexpr int precision = format::fraction_bits + 1;
+    if (m == 0) return below ? rounding::unknown : rounding::zero;
+    const auto m_high = static_cast<std::uint64_t>(m >> 64);
+    const int msb = m_high != 0 ? 127 - leading_zeros(m_high)
+                                : 63 - leading_zeros(static_cast<std::uint64_t>(m));
+    if (msb < precision) {  // every bit kept: exact unless r counts
+      if (below) return rounding::unknown;
+      const int room = precision - 1 - msb < base ? precision - 1 - msb : base;
+      result = composed(static_cast<std::uint64_t>(m) << room, base - room);
+      return rounding::done;
     }
+    const int shift = msb - (precision - 1);  // >= 1: the kept bits' lowest
+    std::uint64_t mantissa =
+        static_cast<std::uint64_t>(m >> shift) & ((std::uint64_t{1} << precision) - 1);
+    const unsigned __int128 half = static_cast<unsigned __int128>(1) << (shift - 1);
+    const unsigned __int128 rest = m & ((half << 1) - 1);  // the bits below the kept ones
+    if (rest > half || (rest == half && (below || (mantissa & 1) != 0))) {
+      ++mantissa;  // 2^precision at most: composed() carries it into the exponent
+    }
+    result = composed(mantissa, base + shift);
+    return rounding::done;
+  }
+
+  // m * 2^(position + min_exponent) for m <= 2^precision, with m >= 2^(precision - 1) or
+  // position 0 (a subnormal): T's bits are position * 2^fraction_bits + m (a normal's exponent
+  // field is position + 1; a carry out of m moves it up), infinity past the finite range.
+  PSCAN_HOST_DEVICE static T composed(std::uint64_t m, int position) {
+    using bits_type = typename format::bits_type;
+    constexpr int exponent_bits = 8 * sizeof(T) - 1 - format::fraction_bits;
+    const std::uint64_t bits = (static_cast<std::uint64_t>(position) << format::fraction_bits) + m;
+    if ((bits >> format::fraction_bits) >= (std::uint64_t{1} << exponent_bits) - 1) {
+      return with_top_bits(2);
+    }
+    const auto narrow = static_cast<bits_type>(bits);
+    T x;
+    std::memcpy(&x, &narrow, sizeof x);
+    return x;
   }
 };
 

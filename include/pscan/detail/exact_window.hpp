@@ -87,6 +87,86 @@ class exact_window {
   exact_specials specials_ = {0, 0, 0, 0};
 };
 
+// Where a run of terms lies: the lowest and highest positions of its non-zero terms, and whether
+// any is NaN or infinite.
+template <class T>
+struct exact_extent {
+  int lowest = 1 << 30;
+  int highest = 0;
+  bool special = false;
+
+  PSCAN_HOST_DEVICE void take(const exact_term<T>& t) {
+    special = special || t.specials.nan != 0 || t.specials.plus_infinity != 0 ||
+              t.specials.minus_infinity != 0;
+    if (t.m != 0) {
+      lowest = t.position < lowest ? t.position : lowest;
+      highest = t.position > highest ? t.position : highest;
+    }
+  }
+};
+
+// The outputs of a scan after an exact prefix, in the common case, at a few integer
+// instructions a term: the terms finite, up to 2^12 of them, their lowest bits within `span` of
+// each other, and the prefix below 2^190 times the lowest. With base the lowest bit, prefix =
+// q * 2^base + r (0 <= r < 2^base), the terms so far sum to l * 2^base with l in 128 bits, and
+// each output rounds q + l (192 bits) once, r counting only as a sticky bit.
+template <class T>
+class exact_prefix_window {
+ public:
+  static constexpr int span = 126 - (exact_format<T>::fraction_bits + 1) - 13;
+
+  PSCAN_HOST_DEVICE static bool applies(const exact_sum<T>& prefix, const exact_extent<T>& terms) {
+    const exact_specials& s = prefix.specials;
+    const int base = base_of(terms);
+    return !terms.special && s.nan == 0 && s.plus_infinity == 0 && s.minus_infinity == 0 &&
+           terms.highest - base <= span && 64 * (prefix.hi + 1) <= base + 190;
+  }
+
+  // `prefix` must outlive the window (the rare output below 2^base is rounded from it).
+  PSCAN_HOST_DEVICE exact_prefix_window(const exact_sum<T>& prefix, const exact_extent<T>& terms)
+      : prefix_(&prefix),
+        base_(base_of(terms)),
+        q_low_(static_cast<unsigned __int128>(prefix.bits_from(base_ + 64)) << 64 |
+               prefix.bits_from(base_)),
+        q_high_(prefix.bits_from(base_ + 128)),
+        below_(prefix.any_below(base_)) {}
+
+  // t in units of 2^base.
+  PSCAN_HOST_DEVICE __int128 scaled(const exact_term<T>& t) const {
+    const auto v = t.m == 0 ? 0 : static_cast<unsigned __int128>(t.m) << (t.position - base_);
+    return t.negative ? -static_cast<__int128>(v) : static_cast<__int128>(v);
+  }
+
+  // prefix + l * 2^base rounded; not_negative_zero counts the non-(-0) terms, prefix's included.
+  PSCAN_HOST_DEVICE T rounded(__int128 l, std::int64_t not_negative_zero) const {
+    const unsigned __int128 low = q_low_ + static_cast<unsigned __int128>(l);
+    const std::uint64_t high = q_high_ + (l < 0 ? ~std::uint64_t{0} : 0) + (low < q_low_ ? 1 : 0);
+    T r;
+    switch (exact_sum<T>::round_wide(low, high, base_, below_, r)) {
+      case exact_sum<T>::rounding::done:
+        return r;
+      case exact_sum<T>::rounding::zero:
+        return not_negative_zero == 0 ? T(-0.0) : T(0.0);
+      default: {  // an output below 2^base, where r's bits count: from the exact sum
+        exact_sum<T> exact = *prefix_;
+        exact.add_scaled(l, base_);
+        return exact.rounded();
+      }
+    }
+  }
+
+ private:
+  PSCAN_HOST_DEVICE static int base_of(const exact_extent<T>& terms) {
+    return terms.lowest == 1 << 30 ? 0 : terms.lowest;
+  }
+
+  const exact_sum<T>* prefix_;
+  int base_;
+  unsigned __int128 q_low_;
+  std::uint64_t q_high_;
+  bool below_;
+};
+
 // The chunks of one host thread's window, and their exact sum.
 template <class T>
 struct exact_chunks {

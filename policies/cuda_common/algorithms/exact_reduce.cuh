@@ -1,12 +1,12 @@
 #pragma once
 // reduce, reduce_into and transform_reduce with pscan::exact_plus on both CUDA policies: one
-// launch of one wave of blocks. Each thread sums its values in an exact_window (128 bits in
-// registers), which spills into its warp's 32-bit chunks in shared memory (atomics: integer
-// addition, order-free); each block adds its chunks into the call's accumulator in global memory
-// (atomics again), and the last block to finish rounds the total, publishes it into the sink
-// (device_result.cuh) and returns the accumulator to 0 for the next call. The sum is exact, so
+// launch of one wave of blocks. Each block sums its share of the values exactly
+// (block/block_exact_sum.cuh) and adds its chunks into the call's accumulator in global memory
+// (atomics: integer addition, order-free); the last block to finish rounds the total, publishes
+// it into the sink (device_result.cuh) and returns the accumulator to 0 for the next call. The sum is exact, so
 // the grid, the block order and the GPU change no bit of it.
 
+#include <pscan/policies/cuda_common/block/block_exact_sum.cuh>
 #include <pscan/policies/cuda_common/check.cuh>
 #include <pscan/policies/cuda_common/launch.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
@@ -21,7 +21,6 @@
 namespace pscan::cuda_common {
 namespace exact_reduce_impl {
 
-using pscan::detail::exact_specials;
 using pscan::detail::exact_sum;
 using pscan::detail::exact_window;
 
@@ -44,21 +43,12 @@ template <class Archs, class T, class InIt, class Sink>
 __global__ void __launch_bounds__(threads)
     exact_reduce_kernel(InIt first, std::int64_t n, exact_sum<T> init, accumulator<T>* total,
                         Sink result) {
-  constexpr int chunks = exact_window<T>::chunk_count;
-  constexpr int warps = threads / 32;
-  __shared__ std::int64_t warp_chunks[warps][chunks];
-  __shared__ std::int64_t block_chunks[chunks];
-  __shared__ unsigned long long block_specials[4];
+  using block_sum = block_exact_sum<T, threads>;
+  constexpr int chunks = block_sum::chunks;
+  __shared__ typename block_sum::storage storage;
   __shared__ bool is_last;
-  for (int k = threadIdx.x; k < warps * chunks; k += threads) warp_chunks[k / chunks][k % chunks] = 0;
-  if (threadIdx.x < 4) block_specials[threadIdx.x] = 0;
-  __syncthreads();
-
-  std::int64_t* const spilled = warp_chunks[threadIdx.x / 32];
-  const auto spill = [spilled](int k, std::int64_t piece) {
-    atomicAdd(reinterpret_cast<unsigned long long*>(spilled + k),
-              static_cast<unsigned long long>(piece));
-  };
+  block_sum::start(storage);
+  auto spill = block_sum::spill_of(storage);
   auto window = exact_window<T>::empty();
   constexpr std::int64_t step = std::int64_t{threads} * items;
   for (std::int64_t start = blockIdx.x * step; start < n; start += step * gridDim.x) {
@@ -71,32 +61,13 @@ __global__ void __launch_bounds__(threads)
 #pragma unroll
     for (int j = 0; j < items; ++j) window.add(v[j], spill);
   }
-  window.flush(spill);
-  const exact_specials& s = window.specials();
-  const std::int64_t counts[4] = {s.nan, s.plus_infinity, s.minus_infinity, s.not_negative_zero};
-  for (int c = 0; c < 4; ++c) {
-    if (counts[c] != 0) {
-      atomicAdd(&block_specials[c], static_cast<unsigned long long>(counts[c]));
-    }
-  }
-  __syncthreads();
+  block_sum::finish(window, storage);
 
-  // The block's chunks: its warps' sums, each split at 32 bits and its high part moved to the
-  // next chunk, so each is below 2^33 whatever the count of values.
-  if (threadIdx.x < chunks) {
-    std::int64_t sum = 0;
-    for (int w = 0; w < warps; ++w) sum += warp_chunks[w][threadIdx.x];
-    block_chunks[threadIdx.x] = sum;
+  if (threadIdx.x < chunks && storage.chunk[threadIdx.x] != 0) {
+    atomicAdd(&total->chunk[threadIdx.x], static_cast<unsigned long long>(storage.chunk[threadIdx.x]));
   }
-  __syncthreads();
-  if (threadIdx.x < chunks) {
-    const int k = threadIdx.x;
-    const std::int64_t kept = k + 1 < chunks ? block_chunks[k] & 0xffffffff : block_chunks[k];
-    const std::int64_t v = kept + (k > 0 ? block_chunks[k - 1] >> 32 : 0);
-    if (v != 0) atomicAdd(&total->chunk[k], static_cast<unsigned long long>(v));
-  }
-  if (threadIdx.x < 4 && block_specials[threadIdx.x] != 0) {
-    atomicAdd(&total->specials[threadIdx.x], block_specials[threadIdx.x]);
+  if (threadIdx.x < 4 && storage.specials[threadIdx.x] != 0) {
+    atomicAdd(&total->specials[threadIdx.x], storage.specials[threadIdx.x]);
   }
   __threadfence();  // release this thread's additions before the block counts itself done
   __syncthreads();
@@ -107,16 +78,14 @@ __global__ void __launch_bounds__(threads)
   // The last block: takes the total, leaving 0 behind.
   __threadfence();
   if (threadIdx.x < chunks) {
-    block_chunks[threadIdx.x] = static_cast<std::int64_t>(atomicExch(&total->chunk[threadIdx.x], 0));
+    storage.chunk[threadIdx.x] =
+        static_cast<std::int64_t>(atomicExch(&total->chunk[threadIdx.x], 0));
   }
-  if (threadIdx.x < 4) block_specials[threadIdx.x] = atomicExch(&total->specials[threadIdx.x], 0);
+  if (threadIdx.x < 4) storage.specials[threadIdx.x] = atomicExch(&total->specials[threadIdx.x], 0);
   if (threadIdx.x == 0) atomicExch(&total->done, 0u);
   __syncthreads();
   if (threadIdx.x == 0) {
-    const auto count = [](unsigned long long c) { return static_cast<std::int64_t>(c); };
-    const exact_specials specials{count(block_specials[0]), count(block_specials[1]),
-                                  count(block_specials[2]), count(block_specials[3])};
-    result.publish(init + exact_sum<T>::of_chunks(block_chunks, specials));
+    result.publish(init + exact_sum<T>::of_chunks(storage.chunk, block_sum::specials(storage)));
   }
 }
 

@@ -1,10 +1,14 @@
 #pragma once
 // inclusive_scan and exclusive_scan of the CUDA policies (found by argument-dependent lookup
 // through their common base, cuda_common::policy_base): the backend's kernels::scan for the build
-// the device runs (target.cuh).
+// the device runs (target.cuh). exact_plus's scans come as exact sums of blocks of values
+// (pscan/detail/exact.hpp) and run exact_scan.cuh's kernels.
 
+#include <pscan/policies/cuda_common/algorithms/exact_scan.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
+
+#include <pscan/detail/exact.hpp>
 
 #include <pscan/future_value.hpp>
 
@@ -17,10 +21,18 @@ namespace pscan::cuda_common {
 template <bool Exclusive, bool HasInit, class P, class InIt, class OutIt, class Init, class Op>
 void scan_with_kernels(const policy_base<P>& p, InIt first, std::int64_t n, OutIt out,
                        const Init& init, Op op) {
-  with_build([&](auto build) {
-    kernels_of<P>::template scan<decltype(build), Exclusive, HasInit>(static_cast<const P&>(p), first,
-                                                                   n, out, init, op);
-  });
+  if constexpr (pscan::detail::is_exact_block_iterator_v<InIt>) {
+    // exact_plus: the kernels scan the values of the blocks themselves.
+    using T = typename std::iterator_traits<InIt>::value_type::value_type;
+    const auto& values = first.function();
+    exact_scan(p, values.first, values.n, out.function().out,
+               HasInit ? init : pscan::detail::exact_sum<T>::zero(), !Exclusive);
+  } else {
+    with_build([&](auto build) {
+      kernels_of<P>::template scan<decltype(build), Exclusive, HasInit>(static_cast<const P&>(p),
+                                                                     first, n, out, init, op);
+    });
+  }
 }
 
 template <class P, class InIt, class OutIt, class Op>
