@@ -37,8 +37,13 @@ struct exact_block_sums {
     const std::int64_t to = n - from < exact_block_items ? n : from + exact_block_items;
     exact_chunks<T> chunks;
     auto window = exact_window<T>::empty();
-    for (std::int64_t i = from; i < to; ++i) window.add(static_cast<T>(first[i]), chunks);
-    window.flush(chunks);
+    for (std::int64_t start = from; start < to; start += exact_window<T>::max_terms) {
+      const std::int64_t end = to - start < exact_window<T>::max_terms
+                                   ? to
+                                   : start + exact_window<T>::max_terms;
+      for (std::int64_t i = start; i < end; ++i) window.add(static_cast<T>(first[i]), chunks);
+      window.flush(chunks);
+    }
     return chunks.sum(window.specials());
   }
 };

@@ -1,8 +1,8 @@
 #pragma once
 // exact_window<T>: the exact sum of many float or double terms at the cost of a few integer
 // instructions a term. The terms land in a 128-bit fixed-point window (registers), placed by the
-// first term it takes; a term above the window, or a full window, moves the window's contents out
-// into 32-bit chunks of the whole range (a spill, the caller's: an array on the host, shared
+// first term it takes; a term above the window, or a flush (at least every 256 terms), moves the
+// window's contents out into 32-bit chunks of the whole range (a spill, the caller's: an array on the host, shared
 // memory on the GPU), and a term below it goes to the chunks directly. The chunks are 64-bit
 // words, so they take 2^31 pieces before a carry is due: Neal's "small superaccumulator" ("Fast
 // exact summation using small and large superaccumulators", 2015). Values of similar magnitude,
@@ -12,17 +12,22 @@
 #include <pscan/detail/exact_sum.hpp>
 
 #include <cstdint>
+#include <cstring>
 
 namespace pscan::detail {
 
 template <class T>
 class exact_window {
   using term = exact_term<T>;
+  using bits_type = typename exact_format<T>::bits_type;
+  static constexpr int fraction_bits = exact_format<T>::fraction_bits;
+  static constexpr int sign_shift = 8 * sizeof(T) - 1;
+  static constexpr int exponent_max = (1 << (sign_shift - fraction_bits)) - 1;
   static constexpr int chunk_bits = 32;
-  // Spilled after 2^term_bits terms, the window cannot overflow: a term's lowest bit goes at
-  // most highest_shift bits up.
+  // Flushed at least every 2^term_bits terms, the window cannot overflow: a term's lowest bit
+  // goes at most highest_shift bits up.
   static constexpr int term_bits = 8;
-  static constexpr int highest_shift = 127 - (exact_format<T>::fraction_bits + 1) - term_bits;
+  static constexpr int highest_shift = 127 - (fraction_bits + 1) - term_bits;
   // A window placed by a term puts that term's lowest bit placement to placement + 31 bits up:
   // about as much room above it as below.
   static constexpr int placement = highest_shift / 2 - 16;
@@ -30,27 +35,32 @@ class exact_window {
  public:
   // The chunks of the whole range: as many as exact_sum<T> has halves of limbs.
   static constexpr int chunk_count = 2 * exact_format<T>::limbs;
+  // The most terms add() may take between two flush()es.
+  static constexpr int max_terms = 1 << term_bits;
 
   PSCAN_HOST_DEVICE static exact_window empty() { return exact_window{}; }
 
-  // Adds x; spill(k, piece) must add piece * 2^(32 k) units (exact_sum's) to chunk k.
+  // Adds x; spill(k, piece) must add piece * 2^(32 k) units (exact_sum's) to chunk k. A finite
+  // term in the window (or a zero) costs a decode, a 128-bit shift and an add; the others go to
+  // add_outside().
   template <class Spill>
   PSCAN_HOST_DEVICE PSCAN_FORCEINLINE void add(T x, Spill& spill) {
-    const term t = term::of(x);
-    specials_ = specials_ + t.specials;
-    int shift = t.position - chunk_bits * base_;
-    if (shift < 0) {
-      spill_term(t, spill);
+    bits_type bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    const bits_type magnitude = bits & ~(bits_type{1} << sign_shift);
+    const int exponent = static_cast<int>(magnitude >> fraction_bits);
+    const int shift = magnitude == 0 ? 0 : exponent - (exponent != 0) - chunk_bits * base_;
+    not_negative_zero_ += bits != bits_type{1} << sign_shift ? 1 : 0;
+    if (static_cast<unsigned>(shift) > static_cast<unsigned>(highest_shift) ||
+        exponent == exponent_max) {
+      add_outside(x, spill);
       return;
     }
-    if (shift > highest_shift || terms_ == (1 << term_bits)) {
-      flush(spill);
-      base_ = t.position > placement ? (t.position - placement) / chunk_bits : 0;
-      shift = t.position - chunk_bits * base_;
-    }
-    const unsigned __int128 v = static_cast<unsigned __int128>(t.m) << shift;
-    sum_ += t.negative ? -static_cast<__int128>(v) : static_cast<__int128>(v);
-    ++terms_;
+    const std::uint64_t m = (static_cast<std::uint64_t>(magnitude) &
+                             ((std::uint64_t{1} << fraction_bits) - 1)) |
+                            static_cast<std::uint64_t>(exponent != 0) << fraction_bits;
+    const unsigned __int128 v = static_cast<unsigned __int128>(m) << shift;
+    sum_ += (bits >> sign_shift) != 0 ? -static_cast<__int128>(v) : static_cast<__int128>(v);
   }
 
   // Moves the window's contents into the chunks (the window stays where it is, empty).
@@ -64,26 +74,41 @@ class exact_window {
     const auto top = static_cast<std::int64_t>(sum_ >> 96);  // signed: the window's sign
     if (top != 0) spill(base_ + 3, top);
     sum_ = 0;
-    terms_ = 0;
+    specials_.not_negative_zero += not_negative_zero_;
+    not_negative_zero_ = 0;
   }
 
-  // The special terms among those added, counted.
+  // The special terms among those added, counted (after a flush()).
   PSCAN_HOST_DEVICE const exact_specials& specials() const { return specials_; }
 
  private:
-  // A term straight into the chunks: its m << (position % 32) is at most 84 bits, 3 chunks.
+  // NaN, infinities, and terms above or below the window: above, the window moves up to it.
   template <class Spill>
-  PSCAN_HOST_DEVICE static void spill_term(const term& t, Spill& spill) {
-    const unsigned __int128 v = static_cast<unsigned __int128>(t.m) << (t.position % chunk_bits);
-    for (int k = 0; k < 3; ++k) {
-      const auto piece = static_cast<std::int64_t>(static_cast<std::uint32_t>(v >> (32 * k)));
-      if (piece != 0) spill(t.position / chunk_bits + k, t.negative ? -piece : piece);
+  PSCAN_HOST_DEVICE void add_outside(T x, Spill& spill) {
+    const term t = term::of(x);
+    specials_.nan += t.specials.nan;
+    specials_.plus_infinity += t.specials.plus_infinity;
+    specials_.minus_infinity += t.specials.minus_infinity;
+    if (t.m == 0) return;
+    if (t.position < chunk_bits * base_) {  // below: straight into the chunks, at most 3
+      const unsigned __int128 v = static_cast<unsigned __int128>(t.m)
+                                  << (t.position % chunk_bits);
+      for (int k = 0; k < 3; ++k) {
+        const auto piece = static_cast<std::int64_t>(static_cast<std::uint32_t>(v >> (32 * k)));
+        if (piece != 0) spill(t.position / chunk_bits + k, t.negative ? -piece : piece);
+      }
+      return;
     }
+    flush(spill);
+    base_ = t.position > placement ? (t.position - placement) / chunk_bits : 0;
+    const unsigned __int128 v = static_cast<unsigned __int128>(t.m)
+                                << (t.position - chunk_bits * base_);
+    sum_ = t.negative ? -static_cast<__int128>(v) : static_cast<__int128>(v);
   }
 
   __int128 sum_ = 0;  // in units of 2^(32 base_) of exact_sum's
   int base_ = 0;
-  int terms_ = 0;
+  std::uint32_t not_negative_zero_ = 0;  // since the last flush
   exact_specials specials_ = {0, 0, 0, 0};
 };
 

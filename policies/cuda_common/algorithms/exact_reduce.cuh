@@ -51,7 +51,13 @@ __global__ void __launch_bounds__(threads)
   auto spill = block_sum::spill_of(storage);
   auto window = exact_window<T>::empty();
   constexpr std::int64_t step = std::int64_t{threads} * items;
+  constexpr int steps_per_flush = exact_window<T>::max_terms / items;
+  int steps = 0;
   for (std::int64_t start = blockIdx.x * step; start < n; start += step * gridDim.x) {
+    if (++steps == steps_per_flush) {
+      window.flush(spill);
+      steps = 0;
+    }
     T v[items];
 #pragma unroll
     for (int j = 0; j < items; ++j) {
