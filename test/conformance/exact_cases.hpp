@@ -365,8 +365,8 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: scans", F, exact_scan_case) {
   // Many blocks and tiles of every policy's.
   const auto many = [&](auto type) {
     using T = decltype(type);
-    const std::int64_t n = capped((std::int64_t{1} << 18) + 1);
-    INFO("values: cancelling, n = 2^18 + 1", sizeof(T) == 4 ? " float" : " double");
+    const std::int64_t n = capped((std::int64_t{1} << 16) + 1);
+    INFO("values: cancelling, n = 2^16 + 1", sizeof(T) == 4 ? " float" : " double");
     const auto values = exact_values<T>(random, n, exact_family::cancelling);
     const T init = any_finite<T>(random);
     std::vector<unsigned char> one_segment(values.size(), 0);
@@ -385,7 +385,7 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: scans", F, exact_scan_case) {
   many(double{});
 }
 
-// The reductions, also over 2^18 + 1 values (many blocks of every policy's) of two families.
+// The reductions, also over 2^16 + 1 values (many blocks of every policy's) of two families.
 TEST_CASE_TEMPLATE_DEFINE("exact_plus: reductions", F, exact_reduction_case) {
   using namespace conformance;
   CONFORMANCE_SEEDED_RANDOM(random);
@@ -409,8 +409,8 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: reductions", F, exact_reduction_case) {
   };
   for_each_exact_input(random, body);
   for (const exact_family family : {exact_family::wide, exact_family::cancelling}) {
-    INFO("values: ", name_of(family), ", n = 2^18 + 1");
-    const std::int64_t n = capped((std::int64_t{1} << 18) + 1);
+    INFO("values: ", name_of(family), ", n = 2^16 + 1");
+    const std::int64_t n = capped((std::int64_t{1} << 16) + 1);
     body(random, exact_values<float>(random, n, family), n);
     body(random, exact_values<double>(random, n, family), n);
   }

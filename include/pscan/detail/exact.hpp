@@ -7,7 +7,8 @@
 // - reductions and scans over blocks of exact_block_items values: element b is block b's exact
 //   sum (summed in an exact_window: a few instructions a value), and a scan's output b writes
 //   block b's outputs from the prefix it is given (exact_block_prefixes). The CUDA policies
-//   recognise the blocks and reduce the values in one kernel of their own;
+//   recognise the blocks and run kernels of their own over the values (exact_reduce.cuh,
+//   exact_scan.cuh);
 // - the segmented algorithms over each value lifted to its exact sum (exact_in, exact_out).
 
 #include <pscan/detail/exact_sum.hpp>
