@@ -38,7 +38,7 @@ template <class Build, int ITEMS, bool Exclusive, bool HasInit, class P, class I
           class OutIt, class Op>
 void chained_scan(const P& p, InIt first, std::int64_t n, OutIt out, const Init& init, Op op) {
   using A = pscan::detail::init_value_t<Init>;
-  using block = chained_block_for<Build::target, A, ITEMS, InIt>;
+  using block = chained_block<Build::target, A, ITEMS, InIt>;
   const std::int64_t tiles = cuda_common::ceil_div<std::int64_t>(n, block::tile::tile_items);
   // Tile ids are 32-bit tickets, the grid is one-dimensional, the tree has at most 5 levels: all
   // far beyond any GPU's memory.
@@ -96,14 +96,23 @@ bool cluster_scan(const cuda_common::policy_state& p, InIt first, std::int64_t n
   return true;
 }
 
-// The values whose size sets the tiles: a segmented input's plain values, not their pairs.
-template <class A, bool Segmented>
-struct tiled_value {
-  using type = A;
+// Items a thread of the chained kernel's large and small tiles: tuning's, by the size of the
+// plain values, of a segmented input's values, or of reduce_by_key's keys and values together.
+template <cuda_common::target Target, class A, class InIt>
+struct tile_shape {
+  static constexpr int items = tuning<A, Target>::scan_items;
+  static constexpr int small_items = tuning<A, Target>::small_scan_items;
 };
-template <class A>
-struct tiled_value<A, true> {
-  using type = decltype(A::value);
+template <cuda_common::target Target, class A, class InIt, class Heads, class Init>
+struct tile_shape<Target, A, cuda_common::segmented_input<InIt, Heads, Init>>
+    : tile_shape<Target, decltype(A::value), void> {};
+template <cuda_common::target Target, class A, class KeyIt, class InIt, class KeyEq>
+struct tile_shape<Target, A, cuda_common::run_input<KeyIt, InIt, KeyEq>> {
+  using T = decltype(A::value);
+  using K = std::remove_cv_t<typename std::iterator_traits<KeyIt>::value_type>;
+  static constexpr int items = cuda_common::run_items_v<K, T, tuning<T, Target>::run_thread_bytes>;
+  static constexpr int small_items =
+      cuda_common::run_items_v<K, T, tuning<T, Target>::small_run_thread_bytes>;
 };
 
 }  // namespace impl
@@ -113,7 +122,8 @@ struct tiled_value<A, true> {
 namespace pscan::cuda_common {
 
 // Init: a value of the accumulator type, or a deferred init (read in the kernel) of that type.
-// Register tiles take plain inputs only; a segmented input goes to the chained kernel.
+// Register tiles take plain inputs only; a segmented input and reduce_by_key's go to the chained
+// kernel.
 template <>
 template <class Build, bool Exclusive, bool HasInit, class P, class InIt, class OutIt, class Init,
           class Op>
@@ -121,7 +131,7 @@ void kernels<cuda_chained_backend::chained>::scan(const P& p, InIt first, std::i
                                                   OutIt out, const Init& init, Op op) {
   using namespace cuda_chained_backend;
   using A = pscan::detail::init_value_t<Init>;
-  if constexpr (!cuda_common::is_segmented_input_v<InIt>) {
+  if constexpr (!cuda_common::is_segmented_input_v<InIt> && !cuda_common::is_run_input_v<InIt>) {
     using cfg = tuning<A, Build::target>;
     if (n <= cfg::register_tile_items) {
       single_block_scan_kernel<typename Build::archs, Exclusive, HasInit, A>
@@ -140,15 +150,14 @@ void kernels<cuda_chained_backend::chained>::scan(const P& p, InIt first, std::i
       return;
     }
   }
-  using cfg = tuning<typename impl::tiled_value<A, cuda_common::is_segmented_input_v<InIt>>::type,
-                     Build::target>;
-  const std::int64_t small_tiles = cuda_common::ceil_div<std::int64_t>(n, cfg::small_tile_items);
-  if (small_tiles <=
-      std::int64_t{cfg::small_tiles_per_sm} * cuda_common::current_device_info().sm_count) {
-    impl::chained_scan<Build, cfg::small_scan_items, Exclusive, HasInit>(p, first, n, out, init,
-                                                                         op);
+  using shape = impl::tile_shape<Build::target, A, InIt>;
+  const std::int64_t small_tiles = cuda_common::ceil_div<std::int64_t>(
+      n, std::int64_t{tuning<A, Build::target>::scan_threads} * shape::small_items);
+  if (small_tiles <= std::int64_t{tuning<A, Build::target>::small_tiles_per_sm} *
+                         cuda_common::current_device_info().sm_count) {
+    impl::chained_scan<Build, shape::small_items, Exclusive, HasInit>(p, first, n, out, init, op);
   } else {
-    impl::chained_scan<Build, cfg::scan_items, Exclusive, HasInit>(p, first, n, out, init, op);
+    impl::chained_scan<Build, shape::items, Exclusive, HasInit>(p, first, n, out, init, op);
   }
 }
 

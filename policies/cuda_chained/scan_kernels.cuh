@@ -23,6 +23,7 @@
 #include <pscan/policies/cuda_common/warp/warp_range_reduce.cuh>
 
 #include <pscan/policies/cuda_common/block/barrier.cuh>
+#include <pscan/policies/cuda_common/tile/reduce_by_key_tile.cuh>
 #include <pscan/policies/cuda_common/tile/segmented_tile_scan.cuh>
 #include <pscan/policies/cuda_common/tile/shared_tile_scan.cuh>
 #include <pscan/policies/cuda_common/tile/tile_scan.cuh>
@@ -33,13 +34,16 @@
 #include <cooperative_groups.h>
 
 #include <cstdint>
+#include <iterator>
+#include <type_traits>
 
 namespace pscan::cuda_chained_backend {
 
 // The chained kernel's block: tuning's scan_threads data threads of ITEMS items each, then one
-// look-back warp. A segmented input (accumulators flagged<T>, or reduce_by_key's counted<T>)
-// takes the segmented tile agent over its plain values.
-template <cuda_common::target Target, class A, int ITEMS, bool Segmented = false>
+// look-back warp. The data warps' tile agent follows the input: plain values (shared_tile_scan),
+// a segmented input (the segmented tile agent over its plain values, accumulators flagged<T>), or
+// reduce_by_key's keys and values (its own agent, accumulators counted<T>).
+template <cuda_common::target Target, class A, int ITEMS, class InIt>
 struct chained_block {
   static constexpr int data_threads = tuning<A, Target>::scan_threads;
   static constexpr int threads = data_threads + cuda_common::warp_threads;
@@ -49,16 +53,25 @@ struct chained_block {
   using tile = cuda_common::shared_tile_scan<A, data_threads, ITEMS, data_barrier>;
   static constexpr int min_blocks_per_sm = tuning<A, Target>::scan_min_blocks_per_sm;
 };
-template <cuda_common::target Target, class A, int ITEMS>
-struct chained_block<Target, A, ITEMS, true> : chained_block<Target, A, ITEMS> {
-  using base = chained_block<Target, A, ITEMS>;
+template <cuda_common::target Target, class A, int ITEMS, class InIt, class Heads, class Init>
+struct chained_block<Target, A, ITEMS, cuda_common::segmented_input<InIt, Heads, Init>>
+    : chained_block<Target, A, ITEMS, void> {
+  using base = chained_block<Target, A, ITEMS, void>;
   using tile =
       cuda_common::segmented_tile_scan<A, base::data_threads, ITEMS, typename base::data_barrier>;
   static constexpr int min_blocks_per_sm =
       tuning<typename tile::T, Target>::segmented_min_blocks_per_sm;
 };
-template <cuda_common::target Target, class A, int ITEMS, class InIt>
-using chained_block_for = chained_block<Target, A, ITEMS, cuda_common::is_segmented_input_v<InIt>>;
+template <cuda_common::target Target, class A, int ITEMS, class KeyIt, class InIt, class KeyEq>
+struct chained_block<Target, A, ITEMS, cuda_common::run_input<KeyIt, InIt, KeyEq>>
+    : chained_block<Target, A, ITEMS, void> {
+  using base = chained_block<Target, A, ITEMS, void>;
+  using key = std::remove_cv_t<typename std::iterator_traits<KeyIt>::value_type>;
+  using tile = cuda_common::reduce_by_key_tile<decltype(A::value), key, base::data_threads, ITEMS,
+                                               typename base::data_barrier>;
+  static constexpr int min_blocks_per_sm =
+      tuning<decltype(A::value), Target>::run_min_blocks_per_sm;
+};
 
 // The one-block and cluster kernels' tiles, in registers.
 template <cuda_common::target Target, class A, int ITEMS = tuning<A, Target>::register_items>
@@ -93,14 +106,14 @@ __device__ void lookback_carry(const tile_state<A>& state, std::uint32_t tile, s
 template <class Archs, bool Exclusive, bool HasInit, int TreeLevels, int ITEMS, class A,
           class InIt, class OutIt, class Op, class Init>
 __global__ void __launch_bounds__(
-    (chained_block_for<cuda_common::compiled_target, A, ITEMS, InIt>::threads),
+    (chained_block<cuda_common::compiled_target, A, ITEMS, InIt>::threads),
     cuda_common::min_blocks_hint(
-        chained_block_for<cuda_common::compiled_target, A, ITEMS, InIt>::min_blocks_per_sm,
-        chained_block_for<cuda_common::compiled_target, A, ITEMS, InIt>::threads))
+        chained_block<cuda_common::compiled_target, A, ITEMS, InIt>::min_blocks_per_sm,
+        chained_block<cuda_common::compiled_target, A, ITEMS, InIt>::threads))
     chained_scan_kernel(InIt first, std::int64_t n, OutIt out, Init init, Op op,
                         tile_state<A> state, std::uint32_t tiles) {
   using cfg = tuning<A, cuda_common::compiled_target>;
-  using block = chained_block_for<cuda_common::compiled_target, A, ITEMS, InIt>;
+  using block = chained_block<cuda_common::compiled_target, A, ITEMS, InIt>;
   constexpr bool deterministic = TreeLevels > 0;
   constexpr int tile_items = block::tile::tile_items;
   __shared__ typename block::tile::storage storage;

@@ -37,6 +37,13 @@ struct tuning {
   // the head bits and pairs cost registers the plain scan does not spend; 4 blocks an SM keeps
   // scans by key of float at 0.83 of a copy on an H100 where 6 give 0.75 (docs/algorithms.md).
   static constexpr int segmented_min_blocks_per_sm = 4;
+  // reduce_by_key: a tile's keys, values and 2-byte run table entries wait in shared memory, at
+  // most run_thread_bytes a thread: 48 KiB a tile at most (16 int32 pairs a thread, 12 int32
+  // keys and doubles), small tiles up to 80 bytes a thread. 5 blocks an SM where the shared
+  // memory holds them (values up to 8 bytes) and the passes over a tile do not spill.
+  static constexpr int run_thread_bytes = 190;
+  static constexpr int small_run_thread_bytes = 80;
+  static constexpr int run_min_blocks_per_sm = sizeof(T) <= 8 ? 5 : 4;
   // The decoupled look-back polls 32 * lookback_items predecessors per round trip: 32 is the
   // widest window that pays (docs/algorithms.md, "Look-back window: 32 predecessors").
   static constexpr int lookback_items = 1;

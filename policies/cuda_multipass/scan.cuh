@@ -19,6 +19,7 @@
 #include <pscan/policies/cuda_common/launch.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
+#include <pscan/policies/cuda_common/tile/reduce_by_key_tile.cuh>
 #include <pscan/policies/cuda_common/tile/segmented_tile_scan.cuh>
 #include <pscan/policies/cuda_common/block/block_range_reduce.cuh>
 #include <pscan/policies/cuda_common/tile/tile_scan.cuh>
@@ -27,27 +28,42 @@
 
 #include <cstdint>
 #include <iterator>
+#include <type_traits>
 
 namespace pscan::cuda_multipass_backend {
 namespace impl {
 
-// The tiles of a level: register tiles of the accumulator type A, or, over a segmented input
-// (accumulators flagged<T>, or reduce_by_key's counted<T>), the segmented tile agent over its
-// plain values T.
-template <cuda_common::target Target, class A, bool Segmented>
+// The tiles of a level: register tiles of the accumulator type A; over a segmented input
+// (accumulators flagged<T>), the segmented tile agent over its plain values T; over
+// reduce_by_key's keys and values (accumulators counted<T>), its own agent.
+template <cuda_common::target Target, class A, class InIt>
 struct level_tile {
   using cfg = tuning<A, Target>;
   using agent = cuda_common::tile_scan<A, cfg::block_threads, cfg::items>;
   static constexpr int tile_items = cfg::tile_items;
 };
-template <cuda_common::target Target, class A>
-struct level_tile<Target, A, true> {
+template <cuda_common::target Target, class A, class InIt, class Heads, class Init>
+struct level_tile<Target, A, cuda_common::segmented_input<InIt, Heads, Init>> {
   using cfg = tuning<decltype(A::value), Target>;
   using agent = cuda_common::segmented_tile_scan<A, cfg::block_threads, cfg::items>;
   static constexpr int tile_items = cfg::tile_items;
 };
+template <cuda_common::target Target, class A, class KeyIt, class InIt, class KeyEq>
+struct level_tile<Target, A, cuda_common::run_input<KeyIt, InIt, KeyEq>> {
+  using T = decltype(A::value);
+  using K = std::remove_cv_t<typename std::iterator_traits<KeyIt>::value_type>;
+  using cfg = tuning<T, Target>;
+  using agent = cuda_common::reduce_by_key_tile<
+      T, K, cfg::block_threads, cuda_common::run_items_v<K, T, cfg::run_thread_bytes>>;
+  static constexpr int tile_items = agent::tile_items;
+};
 template <class Build, class A, class InIt>
-using level_tile_for = level_tile<Build::target, A, cuda_common::is_segmented_input_v<InIt>>;
+using level_tile_for = level_tile<Build::target, A, InIt>;
+
+// Whether a level's tiles reduce through their agent (a segmented input, reduce_by_key's).
+template <class InIt>
+inline constexpr bool agent_reduces_v =
+    cuda_common::is_segmented_input_v<InIt> || cuda_common::is_run_input_v<InIt>;
 
 // totals[tile] = the ordered reduction of tile `tile` of first[0..n).
 template <class Archs, class A, class InIt, class Op>
@@ -66,7 +82,8 @@ __global__ void __launch_bounds__(tuning<A, cuda_common::compiled_target>::block
   if (threadIdx.x == 0) totals[tile] = total;
 }
 
-// The upsweep over a segmented input: totals[tile] = the tile's (aggregate, head).
+// The upsweep over a segmented input (reduce_by_key's): totals[tile] = the tile's (aggregate,
+// head) (or (aggregate, runs)).
 template <class Archs, bool Exclusive, class A, class InIt, class Op>
 __global__ void __launch_bounds__(tuning<A, cuda_common::compiled_target>::block_threads)
     segmented_upsweep_kernel(InIt first, std::int64_t n, A* totals, Op op) {
@@ -130,7 +147,7 @@ void scan_level(InIt first, std::int64_t n, OutIt out, const Init& init, Op op, 
   A* totals = nullptr;
   if (tiles > 1) {
     totals = scratch;
-    if constexpr (cuda_common::is_segmented_input_v<InIt>) {
+    if constexpr (agent_reduces_v<InIt>) {
       segmented_upsweep_kernel<typename Build::archs, Exclusive, A>
           <<<cuda_common::grid_for(tiles), cfg::block_threads, 0, stream>>>(first, n, totals, op);
     } else {

@@ -14,6 +14,9 @@ struct tuning {
   static constexpr int block_threads = 256;
   static constexpr int items = cuda_common::items_per_64_bytes_v<A>;
   static constexpr int tile_items = block_threads * items;
+  // reduce_by_key's tiles keep keys, values and 2-byte run table entries in shared memory: at
+  // most this many bytes a thread (16 int32 pairs), 48 KiB a tile at most.
+  static constexpr int run_thread_bytes = 190;
 };
 
 }  // namespace pscan::cuda_multipass_backend

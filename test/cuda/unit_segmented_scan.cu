@@ -1,13 +1,16 @@
-// The fused segmented scans and reduce_by_key (cuda_common/tile/segmented_tile_scan.cuh): segment
-// (run) heads on, one before and one after every tile edge, of small and of large tiles; tiles
-// without a head (segments over many tiles); every item a head. Head flags of 1-byte, bool and
-// int type, keys of int64 and of a padded 16-byte struct with its own KeyEq, values and flags off
-// 16-byte alignment; every value kind (non-commutative and tainted ones among them) against a
-// host loop, on every CUDA policy.
+// The fused segmented scans (cuda_common/tile/segmented_tile_scan.cuh) and reduce_by_key
+// (tile/reduce_by_key_tile.cuh, tiles of their own): segment (run) heads on, one before and one
+// after every tile edge, of small and of large tiles; tiles without a head (segments over many
+// tiles); every item a head. Head flags of 1-byte, bool and int type, keys of int32, int64 and of
+// a padded 16-byte struct with its own KeyEq, values, flags and keys off 16-byte alignment; every
+// value kind (non-commutative and tainted ones among them) against a host loop, on every CUDA
+// policy.
 
 #include "device_fixture.cuh"
 
 #include <pscan/policies/cuda_chained/tuning.cuh>
+#include <pscan/policies/cuda_common/runtime/device_info.cuh>
+#include <pscan/policies/cuda_common/tile/reduce_by_key_tile.cuh>
 
 #include "conformance/reference.hpp"
 #include "conformance/value_kinds.hpp"
@@ -15,6 +18,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -68,9 +72,10 @@ std::vector<F> flags_of(random_source& random, const std::vector<char>& heads) {
   }
   return flags;
 }
-std::vector<std::int64_t> int64_keys(const std::vector<char>& heads) {
-  std::vector<std::int64_t> keys(heads.size());
-  std::int64_t key = -5;
+template <class Key>
+std::vector<Key> integer_keys(const std::vector<char>& heads) {
+  std::vector<Key> keys(heads.size());
+  Key key = -5;
   for (std::size_t i = 0; i < heads.size(); ++i) keys[i] = key += heads[i] ? 3 : 0;
   return keys;
 }
@@ -133,7 +138,7 @@ void check_variants(random_source& random, const std::vector<char>& heads) {
       conformance::expected_segmented_exclusive_scan(values, heads, K::init(), op);
   const auto bytes = flags_of<std::uint8_t>(random, heads);
   const auto ints = flags_of<int>(random, heads);
-  const auto keys = int64_keys(heads);
+  const auto keys = integer_keys<std::int64_t>(heads);
   const auto wide = wide_keys(heads);
   const auto p = Fixture::policy();
   for (int skew : {0, 1}) {
@@ -169,11 +174,37 @@ void check_variants(random_source& random, const std::vector<char>& heads) {
       pscan::inclusive_scan_by_key(p, d_wide.begin() + skew, d_wide.end(), i, o, op,
                                    same_wide_key{});
     });
-    check_runs<Fixture, K>(random, "int64 keys, reduce_by_key_into", keys, d_keys, values, i,
-                           skew, pscan::equal_to<>{});
-    check_runs<Fixture, K>(random, "16-byte keys, reduce_by_key_into", wide, d_wide, values, i,
-                           skew, same_wide_key{});
   }
+}
+
+// reduce_by_key_into on `heads` as keys of type Key, aligned and one element off 16-byte
+// alignment.
+template <class Fixture, class K, class Key, class KeyEq>
+void check_run_variants(random_source& random, const char* what, const std::vector<Key>& keys,
+                        KeyEq eq) {
+  const auto n = static_cast<std::int64_t>(keys.size());
+  const auto values = conformance::make_values<K>(random, n);
+  for (int skew : {0, 1}) {
+    INFO(std::string(skew ? "one element off 16-byte alignment" : "aligned"));
+    const auto upload = [&](auto v) {
+      if (skew) v.insert(v.begin(), v.front());
+      return Fixture::upload(v);
+    };
+    auto in = upload(values);
+    auto d_keys = upload(keys);
+    check_runs<Fixture, K>(random, what, keys, d_keys, values, in.begin() + skew, skew, eq);
+  }
+}
+
+// reduce_by_key's tiles for keys Key and values T: the chained kernel's small and large ones (the
+// multi-pass kernels' are the large ones).
+template <class Key, class T, class Build>
+std::pair<std::int64_t, std::int64_t> run_tiles(Build) {
+  using cfg = pscan::cuda_chained_backend::tuning<T, Build::target>;
+  return {std::int64_t{cfg::scan_threads} *
+              pscan::cuda_common::run_items_v<Key, T, cfg::small_run_thread_bytes>,
+          std::int64_t{cfg::scan_threads} *
+              pscan::cuda_common::run_items_v<Key, T, cfg::run_thread_bytes>};
 }
 
 }  // namespace
@@ -196,5 +227,35 @@ TEST_CASE_TEMPLATE("segmented scans across tile edges", Fixture, CUDA_FIXTURES) 
             }
           }
         });
+      });
+}
+
+TEST_CASE_TEMPLATE("reduce_by_key across its tile edges", Fixture, CUDA_FIXTURES) {
+  CONFORMANCE_SEEDED_RANDOM(random);
+  const std::int64_t sms = pscan::cuda_common::current_device_info().sm_count;
+  conformance::for_each_kind_and_size(
+      conformance::all_kinds{}, {3, 0}, [&](auto kind, std::int64_t tiles) {
+        using K = decltype(kind);
+        using T = typename K::value_type;
+        const auto check_key = [&](auto key, const char* what, auto make_keys, auto eq) {
+          pscan::cuda_common::with_build([&](auto build) {
+            const auto [small_tile, large_tile] = run_tiles<decltype(key), T>(build);
+            // 3 small tiles, or large ones beyond what the device takes in small tiles.
+            const std::int64_t tile = tiles == 3 ? small_tile : large_tile;
+            const std::int64_t count =
+                tiles == 3 ? 3 : pscan::cuda_common::ceil_div(sms * small_tile, large_tile) + 2;
+            for (layout l : {layout::tile_edges, layout::one_segment, layout::all_heads}) {
+              for (std::int64_t n : {count * tile - 1, count * tile, count * tile + 1}) {
+                if (n > conformance::size_cap()) continue;
+                INFO("layout: ", std::string(name_of(l)), ", n = ", n);
+                check_run_variants<Fixture, K>(random, what,
+                                               make_keys(make_heads(random, l, n, tile)), eq);
+              }
+            }
+          });
+        };
+        check_key(std::int32_t{}, "int32 keys", integer_keys<std::int32_t>, pscan::equal_to<>{});
+        check_key(std::int64_t{}, "int64 keys", integer_keys<std::int64_t>, pscan::equal_to<>{});
+        check_key(wide_key{}, "16-byte keys", wide_keys, same_wide_key{});
       });
 }

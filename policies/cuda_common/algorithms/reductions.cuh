@@ -3,8 +3,8 @@
 // common base, cuda_common::policy_base): both run the backend's kernels::reduce, whose one result
 // goes to a sink (device_result.cuh): pinned host memory the host then waits for (reduce), or
 // *result on the device, stream-ordered (reduce_into). An empty input launches one thread that
-// publishes init. reduce_by_key_into is one segmented scan (tile/segmented_tile_scan.cuh) whose
-// accumulators count the runs begun and which writes only where runs begin and end;
+// publishes init. reduce_by_key_into is one scan by the backend's kernels with reduce_by_key's
+// tile agent (tile/reduce_by_key_tile.cuh), whose accumulators count the runs begun;
 // reduce_by_key brings its run count home as reduce does. exact_plus's reductions come as exact
 // sums of blocks of values (pscan/detail/exact.hpp) and run exact_reduce.cuh's kernel.
 
@@ -15,7 +15,7 @@
 #include <pscan/policies/cuda_common/algorithms/exact_reduce.cuh>
 #include <pscan/policies/cuda_common/algorithms/scans.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
-#include <pscan/policies/cuda_common/tile/segmented_tile_scan.cuh>
+#include <pscan/policies/cuda_common/tile/reduce_by_key_tile.cuh>
 
 #include <pscan/detail/exact.hpp>
 #include <pscan/detail/runs.hpp>
@@ -65,7 +65,7 @@ void reduce_into(const policy_base<P>& p, InIt first, InIt last, OutIt result, T
                  [result] { return device_result<OutIt>{result}; });
 }
 
-// The heads are where keys differ from their left neighbours (read once each, tile_heads.cuh);
+// reduce_by_key's own tile agent (tile/reduce_by_key_tile.cuh) in the backend's scan kernels:
 // the accumulators are (value, runs begun) pairs of the values' type.
 template <class P, class KeyIt, class InIt, class KeyOut, class ValOut, class RunsOut,
           class KeyEq, class Op>
@@ -77,11 +77,10 @@ void reduce_by_key_into(const policy_base<P>& p, KeyIt keys_first, KeyIt keys_la
     return;
   }
   using T = typename std::iterator_traits<InIt>::value_type;
-  using heads = pscan::detail::key_heads<KeyIt, KeyEq>;
-  scan_with_kernels<false, false>(
-      p, segmented_input<InIt, heads>{values, heads{keys_first, eq}}, n,
-      run_sink<KeyIt, KeyOut, ValOut, RunsOut>{keys_first, keys_out, values_out, runs_out, n},
-      pscan::detail::counted<T>{}, pscan::detail::counted_op<Op>{op});
+  using sink = run_sink<KeyOut, ValOut, RunsOut>;
+  scan_with_kernels<false, false>(p, run_input<KeyIt, InIt, KeyEq>{keys_first, values, eq}, n,
+                                  sink{keys_out, values_out, runs_out, n},
+                                  pscan::detail::counted<T>{}, pscan::detail::counted_op<Op>{op});
 }
 
 // The runs as reduce_by_key_into writes them, their count into a device word that a reduce of
