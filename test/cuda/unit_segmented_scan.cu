@@ -91,6 +91,13 @@ std::vector<wide_key> wide_keys(const std::vector<char>& heads) {
   return keys;
 }
 
+// v uploaded one element into its buffer when skew is 1: off 16-byte alignment.
+template <class Fixture, class V>
+auto upload_skewed(V v, int skew) {
+  if (skew) v.insert(v.begin(), v.front());
+  return Fixture::upload(v);
+}
+
 // reduce_by_key_into of the keys (uploaded at d_keys + skew) and values at `in`, into outputs
 // filled with other keys and random values, off 16-byte alignment when skew is, against a host
 // loop.
@@ -143,10 +150,7 @@ void check_variants(random_source& random, const std::vector<char>& heads) {
   const auto p = Fixture::policy();
   for (int skew : {0, 1}) {
     INFO(std::string(skew ? "one element off 16-byte alignment" : "aligned"));
-    const auto upload = [&](auto v) {
-      if (skew) v.insert(v.begin(), v.front());
-      return Fixture::upload(v);
-    };
+    const auto upload = [&](const auto& v) { return upload_skewed<Fixture>(v, skew); };
     auto in = upload(values);
     auto out = Fixture::upload(conformance::make_values<K>(random, n + skew));
     auto d_bytes = upload(bytes);
@@ -186,12 +190,8 @@ void check_run_variants(random_source& random, const char* what, const std::vect
   const auto values = conformance::make_values<K>(random, n);
   for (int skew : {0, 1}) {
     INFO(std::string(skew ? "one element off 16-byte alignment" : "aligned"));
-    const auto upload = [&](auto v) {
-      if (skew) v.insert(v.begin(), v.front());
-      return Fixture::upload(v);
-    };
-    auto in = upload(values);
-    auto d_keys = upload(keys);
+    auto in = upload_skewed<Fixture>(values, skew);
+    auto d_keys = upload_skewed<Fixture>(keys, skew);
     check_runs<Fixture, K>(random, what, keys, d_keys, values, in.begin() + skew, skew, eq);
   }
 }

@@ -10,9 +10,7 @@
 //      in progress and the runs before, 64-bit) comes from a callback, as in shared_tile_scan.
 //   4. Each thread rescans its values from its carry-in: at a head it leaves the value of the run
 //      that ends there in the head's own value slot and the head's position in the tile's run
-//      table, under the run's number in the tile. No thread writes where another reads. In both
-//      passes a 16-byte unit of values where no lane of the warp has a head (long runs) is folded
-//      without the heads' selects.
+//      table, under the run's number in the tile. No thread writes where another reads.
 //   5. After one barrier the block writes the tile's runs in run order, consecutive threads
 //      consecutive runs: run r's key and the value of run r - 1, both read at the position the
 //      table gives. The input's last item writes the last run's value and the number of runs.
@@ -169,36 +167,6 @@ struct reduce_by_key_tile {
   }();
   __device__ static int table_slot(int r) { return r ^ (((r >> items_shift) & 31) << 1); }
 
-  // The thread's values in order, a 16-byte unit at a time: where no lane of the warp has a head
-  // in the unit (a full tile's), plain(x, k) for each item; otherwise marked(x, k, head), which
-  // may rewrite x (the unit is then written back when it holds a head). Long runs take the first
-  // way almost always, without the heads' selects and writes.
-  template <bool Full, class Plain, class Marked>
-  __device__ static void for_value_units(T* values, int thread_valid, std::uint32_t heads,
-                                         Plain&& plain, Marked&& marked) {
-    constexpr int vu = value_io::unit_items;
-    constexpr std::uint32_t unit_mask = vu >= 32 ? ~0u : (1u << vu) - 1u;
-    const int first_unit = lane_id() * value_io::thread_units;
-#pragma unroll
-    for (int j = 0; j < value_io::thread_units; ++j) {
-      if (!Full && j * vu >= thread_valid) break;
-      T unit[vu];
-      value_io::read_unit(values, first_unit + j, unit);
-      const std::uint32_t unit_heads = (heads >> (j * vu)) & unit_mask;
-      if (Full && !__any_sync(full_warp_mask, unit_heads != 0u)) {
-#pragma unroll
-        for (int i = 0; i < vu; ++i) plain(unit[i], j * vu + i);
-      } else {
-#pragma unroll
-        for (int i = 0; i < vu; ++i) {
-          const int k = j * vu + i;
-          if (Full || k < thread_valid) marked(unit[i], k, (unit_heads >> i) & 1u);
-        }
-        if (unit_heads != 0u) value_io::write_unit(values, first_unit + j, unit);
-      }
-    }
-  }
-
   // Steps 1-3 up to the block scan: the thread's head bits, its exclusive (has_prefix) prefix in
   // the tile and the tile's total.
   template <bool Full, class In, class Op>
@@ -222,24 +190,25 @@ struct reduce_by_key_tile {
     const bool first_is_head = lane == 0 && warp_first == 0;
 
     heads = 0u;
+    stretch mine{};  // threads without items pass it along; block_scan never combines it
     K key_unit[key_io::unit_items];
+    T value_unit[value_io::unit_items];
 #pragma unroll
     for (int k = 0; k < ITEMS; ++k) {
-      constexpr int ku = key_io::unit_items;
+      constexpr int ku = key_io::unit_items, vu = value_io::unit_items;
       if (Full || k < thread_valid) {
         if (k % ku == 0) key_io::read_unit(keys, lane * key_io::thread_units + k / ku, key_unit);
+        if (k % vu == 0) {
+          value_io::read_unit(values, lane * value_io::thread_units + k / vu, value_unit);
+        }
         const K& key = key_unit[k % ku];
         const bool head = (k == 0 && first_is_head) || !in.eq(left, key);
         left = key;
+        const T& x = value_unit[k % vu];
+        mine.value = k == 0 || head ? x : static_cast<T>(op(mine.value, x));
         heads |= static_cast<std::uint32_t>(head) << k;
       }
     }
-    stretch mine{};  // threads without items pass it along; block_scan never combines it
-    for_value_units<Full>(values, thread_valid, heads, [&](const T& x, int k) {
-      mine.value = k == 0 ? x : static_cast<T>(op(mine.value, x));
-    }, [&](T& x, int k, bool head) {
-      mine.value = k == 0 || head ? x : static_cast<T>(op(mine.value, x));
-    });
     mine.runs = __popc(heads);
     prefix = block::exclusive(mine, stretch_op<Op>{op}, s.scan, total, has_prefix,
                               ceil_div(valid, ITEMS));
@@ -268,18 +237,27 @@ struct reduce_by_key_tile {
     T* values = value_io::warp_region(s.values);
     const int lane = lane_id();
     const int first_item = static_cast<int>(threadIdx.x) * ITEMS;
-    for_value_units<Full>(values, thread_valid, heads, [&](const T& x, int) {
-      running = static_cast<T>(op(running, x));
-    }, [&](T& x, int k, bool head) {
-      if (head) {
-        const T item = x;
-        if (k > 0 || has_running) x = running;  // the run that ends here
-        s.run_table[table_slot(run++)] = static_cast<std::uint16_t>(first_item + k);
-        running = item;
-      } else {
-        running = static_cast<T>(op(running, x));
+    T unit[value_io::unit_items];
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      constexpr int vu = value_io::unit_items;
+      if (Full || k < thread_valid) {
+        if (k % vu == 0) value_io::read_unit(values, lane * value_io::thread_units + k / vu, unit);
+        const T x = unit[k % vu];
+        if ((heads >> k) & 1u) {
+          if (k > 0 || has_running) unit[k % vu] = running;  // the run that ends here
+          s.run_table[table_slot(run++)] = static_cast<std::uint16_t>(first_item + k);
+          running = x;
+        } else {
+          running = static_cast<T>(op(running, x));
+        }
+        const bool unit_ends = k % vu == vu - 1 || k + 1 == thread_valid;
+        constexpr std::uint32_t unit_mask = vu >= 32 ? ~0u : (1u << vu) - 1u;
+        if (unit_ends && ((heads >> (k / vu * vu)) & unit_mask) != 0u) {
+          value_io::write_unit(values, lane * value_io::thread_units + k / vu, unit);
+        }
       }
-    });
+    }
     if (thread_valid > 0 && out.position + first_item + thread_valid == out.n) {
       out.values_out[runs_before_tile + run - 1] = running;
       *out.runs_out = runs_before_tile + run;
