@@ -96,25 +96,6 @@ bool cluster_scan(const cuda_common::policy_state& p, InIt first, std::int64_t n
   return true;
 }
 
-// Items a thread of the chained kernel's large and small tiles: tuning's, by the size of the
-// plain values, of a segmented input's values, or of reduce_by_key's keys and values together.
-template <cuda_common::target Target, class A, class InIt>
-struct tile_shape {
-  static constexpr int items = tuning<A, Target>::scan_items;
-  static constexpr int small_items = tuning<A, Target>::small_scan_items;
-};
-template <cuda_common::target Target, class A, class InIt, class Heads, class Init>
-struct tile_shape<Target, A, cuda_common::segmented_input<InIt, Heads, Init>>
-    : tile_shape<Target, decltype(A::value), void> {};
-template <cuda_common::target Target, class A, class KeyIt, class InIt, class KeyEq>
-struct tile_shape<Target, A, cuda_common::run_input<KeyIt, InIt, KeyEq>> {
-  using T = decltype(A::value);
-  using K = std::remove_cv_t<typename std::iterator_traits<KeyIt>::value_type>;
-  static constexpr int items = cuda_common::run_items_v<K, T, tuning<T, Target>::run_thread_bytes>;
-  static constexpr int small_items =
-      cuda_common::run_items_v<K, T, tuning<T, Target>::small_run_thread_bytes>;
-};
-
 }  // namespace impl
 
 }  // namespace pscan::cuda_chained_backend
@@ -150,14 +131,14 @@ void kernels<cuda_chained_backend::chained>::scan(const P& p, InIt first, std::i
       return;
     }
   }
-  using shape = impl::tile_shape<Build::target, A, InIt>;
+  using input = chained_input<Build::target, A, InIt>;
   const std::int64_t small_tiles = cuda_common::ceil_div<std::int64_t>(
-      n, std::int64_t{tuning<A, Build::target>::scan_threads} * shape::small_items);
+      n, std::int64_t{tuning<A, Build::target>::scan_threads} * input::small_items);
   if (small_tiles <= std::int64_t{tuning<A, Build::target>::small_tiles_per_sm} *
                          cuda_common::current_device_info().sm_count) {
-    impl::chained_scan<Build, shape::small_items, Exclusive, HasInit>(p, first, n, out, init, op);
+    impl::chained_scan<Build, input::small_items, Exclusive, HasInit>(p, first, n, out, init, op);
   } else {
-    impl::chained_scan<Build, shape::items, Exclusive, HasInit>(p, first, n, out, init, op);
+    impl::chained_scan<Build, input::items, Exclusive, HasInit>(p, first, n, out, init, op);
   }
 }
 

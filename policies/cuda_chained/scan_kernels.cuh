@@ -39,38 +39,53 @@
 
 namespace pscan::cuda_chained_backend {
 
-// The chained kernel's block: tuning's scan_threads data threads of ITEMS items each, then one
-// look-back warp. The data warps' tile agent follows the input: plain values (shared_tile_scan),
-// a segmented input (the segmented tile agent over its plain values, accumulators flagged<T>), or
-// reduce_by_key's keys and values (its own agent, accumulators counted<T>).
+// What the chained kernel's data warps run over each kind of input: the tile agent (for THREADS
+// threads of ITEMS items), the items a thread of large and small tiles, and the blocks an SM.
+// Plain values take shared_tile_scan; a segmented input the segmented tile agent over its plain
+// values (accumulators flagged<T>); reduce_by_key's keys and values its own agent (accumulators
+// counted<T>), in tiles sized by keys and values together.
+template <cuda_common::target Target, class A, class InIt>
+struct chained_input {
+  using cfg = tuning<A, Target>;
+  template <int THREADS, int ITEMS, class Barrier>
+  using agent = cuda_common::shared_tile_scan<A, THREADS, ITEMS, Barrier>;
+  static constexpr int items = cfg::scan_items;
+  static constexpr int small_items = cfg::small_scan_items;
+  static constexpr int min_blocks_per_sm = cfg::scan_min_blocks_per_sm;
+};
+template <cuda_common::target Target, class A, class InIt, class Heads, class Init>
+struct chained_input<Target, A, cuda_common::segmented_input<InIt, Heads, Init>> {
+  using cfg = tuning<decltype(A::value), Target>;
+  template <int THREADS, int ITEMS, class Barrier>
+  using agent = cuda_common::segmented_tile_scan<A, THREADS, ITEMS, Barrier>;
+  static constexpr int items = cfg::scan_items;
+  static constexpr int small_items = cfg::small_scan_items;
+  static constexpr int min_blocks_per_sm = cfg::segmented_min_blocks_per_sm;
+};
+template <cuda_common::target Target, class A, class KeyIt, class InIt, class KeyEq>
+struct chained_input<Target, A, cuda_common::run_input<KeyIt, InIt, KeyEq>> {
+  using T = decltype(A::value);
+  using K = std::remove_cv_t<typename std::iterator_traits<KeyIt>::value_type>;
+  using cfg = tuning<T, Target>;
+  template <int THREADS, int ITEMS, class Barrier>
+  using agent = cuda_common::reduce_by_key_tile<T, K, THREADS, ITEMS, Barrier>;
+  static constexpr int items = cuda_common::run_items_v<K, T, cfg::run_thread_bytes>;
+  static constexpr int small_items = cuda_common::run_items_v<K, T, cfg::small_run_thread_bytes>;
+  static constexpr int min_blocks_per_sm = cfg::run_min_blocks_per_sm;
+};
+
+// The chained kernel's block: tuning's scan_threads data threads of ITEMS items each, running
+// the input's agent, then one look-back warp.
 template <cuda_common::target Target, class A, int ITEMS, class InIt>
 struct chained_block {
+  using input = chained_input<Target, A, InIt>;
   static constexpr int data_threads = tuning<A, Target>::scan_threads;
   static constexpr int threads = data_threads + cuda_common::warp_threads;
   static constexpr int lookback_warp = data_threads / cuda_common::warp_threads;
   using data_barrier = cuda_common::named_barrier<1, data_threads>;
   using carry_ready = cuda_common::named_barrier<2, threads>;  // look-back warp -> data warps
-  using tile = cuda_common::shared_tile_scan<A, data_threads, ITEMS, data_barrier>;
-  static constexpr int min_blocks_per_sm = tuning<A, Target>::scan_min_blocks_per_sm;
-};
-template <cuda_common::target Target, class A, int ITEMS, class InIt, class Heads, class Init>
-struct chained_block<Target, A, ITEMS, cuda_common::segmented_input<InIt, Heads, Init>>
-    : chained_block<Target, A, ITEMS, void> {
-  using base = chained_block<Target, A, ITEMS, void>;
-  using tile =
-      cuda_common::segmented_tile_scan<A, base::data_threads, ITEMS, typename base::data_barrier>;
-  static constexpr int min_blocks_per_sm =
-      tuning<typename tile::T, Target>::segmented_min_blocks_per_sm;
-};
-template <cuda_common::target Target, class A, int ITEMS, class KeyIt, class InIt, class KeyEq>
-struct chained_block<Target, A, ITEMS, cuda_common::run_input<KeyIt, InIt, KeyEq>>
-    : chained_block<Target, A, ITEMS, void> {
-  using base = chained_block<Target, A, ITEMS, void>;
-  using key = std::remove_cv_t<typename std::iterator_traits<KeyIt>::value_type>;
-  using tile = cuda_common::reduce_by_key_tile<decltype(A::value), key, base::data_threads, ITEMS,
-                                               typename base::data_barrier>;
-  static constexpr int min_blocks_per_sm =
-      tuning<decltype(A::value), Target>::run_min_blocks_per_sm;
+  using tile = typename input::template agent<data_threads, ITEMS, data_barrier>;
+  static constexpr int min_blocks_per_sm = input::min_blocks_per_sm;
 };
 
 // The one-block and cluster kernels' tiles, in registers.

@@ -8,9 +8,9 @@
 
 #include "device_fixture.cuh"
 
+#include <pscan/policies/cuda_chained/scan_kernels.cuh>
 #include <pscan/policies/cuda_chained/tuning.cuh>
 #include <pscan/policies/cuda_common/runtime/device_info.cuh>
-#include <pscan/policies/cuda_common/tile/reduce_by_key_tile.cuh>
 
 #include "conformance/reference.hpp"
 #include "conformance/value_kinds.hpp"
@@ -200,11 +200,11 @@ void check_run_variants(random_source& random, const char* what, const std::vect
 // multi-pass kernels' are the large ones).
 template <class Key, class T, class Build>
 std::pair<std::int64_t, std::int64_t> run_tiles(Build) {
-  using cfg = pscan::cuda_chained_backend::tuning<T, Build::target>;
-  return {std::int64_t{cfg::scan_threads} *
-              pscan::cuda_common::run_items_v<Key, T, cfg::small_run_thread_bytes>,
-          std::int64_t{cfg::scan_threads} *
-              pscan::cuda_common::run_items_v<Key, T, cfg::run_thread_bytes>};
+  namespace chained = pscan::cuda_chained_backend;
+  using input = chained::chained_input<Build::target, pscan::detail::counted<T>,
+                                       pscan::cuda_common::run_input<const Key*, const T*, pscan::equal_to<>>>;
+  constexpr std::int64_t threads = chained::tuning<T, Build::target>::scan_threads;
+  return {threads * input::small_items, threads * input::items};
 }
 
 }  // namespace

@@ -17,11 +17,12 @@
 
 namespace pscan::detail {
 
-// A stretch's reduction from its last run start on, and the runs that start in it.
-template <class T>
+// A stretch's reduction from its last run start on, and the runs that start in it: a 64-bit
+// count over a whole input; a stretch that cannot hold more runs (a GPU tile's) may count in int.
+template <class T, class Count = std::int64_t>
 struct counted {
   T value;
-  std::int64_t runs;
+  Count runs;
 };
 
 // (s, r) (+) (s', r') = (r' > 0 ? s' : s op s', r + r'): the lifted operator with a count.
@@ -29,8 +30,9 @@ template <class Op>
 struct counted_op {
   Op op;
   PSCAN_CALLS_WHAT_IT_IS_GIVEN
-  template <class T>
-  PSCAN_HOST_DEVICE counted<T> operator()(const counted<T>& a, const counted<T>& b) const {
+  template <class T, class Count>
+  PSCAN_HOST_DEVICE counted<T, Count> operator()(const counted<T, Count>& a,
+                                                 const counted<T, Count>& b) const {
     if (b.runs > 0) return {b.value, a.runs + b.runs};
     return {static_cast<T>(op(a.value, b.value)), a.runs};
   }

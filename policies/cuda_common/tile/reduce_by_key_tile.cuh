@@ -82,20 +82,9 @@ struct reduce_by_key_tile {
   static_assert(tile_items <= 65536, "the run table holds 16-bit positions");
   static_assert(ITEMS <= 32, "a thread's head bits fit one 32-bit word");
 
-  // A stretch of the tile: its reduction from its last head on, and its heads.
-  struct stretch {
-    T value;
-    int runs;
-  };
-  template <class Op>
-  struct stretch_op {
-    Op op;
-    PSCAN_CALLS_WHAT_IT_IS_GIVEN
-    __device__ stretch operator()(const stretch& a, const stretch& b) const {
-      if (b.runs > 0) return {b.value, a.runs + b.runs};
-      return {static_cast<T>(op(a.value, b.value)), a.runs};
-    }
-  };
+  // A stretch of the tile (a thread's items, the threads before one): its reduction from its
+  // last head on, and its heads, counted in int.
+  using stretch = pscan::detail::counted<T, int>;
   using block = block_scan<stretch, BLOCK_THREADS, Barrier>;
 
   struct storage {
@@ -210,7 +199,7 @@ struct reduce_by_key_tile {
       }
     }
     mine.runs = __popc(heads);
-    prefix = block::exclusive(mine, stretch_op<Op>{op}, s.scan, total, has_prefix,
+    prefix = block::exclusive(mine, pscan::detail::counted_op<Op>{op}, s.scan, total, has_prefix,
                               ceil_div(valid, ITEMS));
   }
 
