@@ -154,8 +154,9 @@ __global__ void __launch_bounds__(
   }
 
   // Data warps. Successors wait on this tile's aggregate (the tree's node (0, tile)): it goes
-  // out before anything waits; the inclusive prefix follows once the carry is in.
-  auto carry_of = [&](const A& total) {
+  // out before anything waits; then the agent's work that needs no carry, if any (meanwhile);
+  // the inclusive prefix follows once the carry is in.
+  auto carry_of = [&](const A& total, auto&&... meanwhile) {
     const bool publisher = threadIdx.x == 0;
     // A segmented tile whose total starts a segment needs nothing from its left: its inclusive
     // prefix is its aggregate, published as such at once.
@@ -165,6 +166,7 @@ __global__ void __launch_bounds__(
     if (publisher && (deterministic || tile > 0 || own_prefix)) {
       state.publish(tile, total, own_prefix ? tile_status::prefix : tile_status::aggregate);
     }
+    (meanwhile(), ...);
     block::carry_ready::sync();
     const cuda_common::tile_carry<A> carry{carry_has, carry_value[0]};
     if (!deterministic && publisher && !own_prefix) {

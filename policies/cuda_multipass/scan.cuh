@@ -115,7 +115,10 @@ __global__ void __launch_bounds__(tuning<A, cuda_common::compiled_target>::block
   const cuda_common::tile_carry<A> carry{
       HasInit || tile > 0, tile > 0 ? scanned_totals[tile - 1] : static_cast<const A&>(init)};
   agent::template run_at<Exclusive>(first, n, tile * level::tile_items, out, op, storage,
-                                    [&](const A&) { return carry; });
+                                    [&](const A&, auto&&... meanwhile) {
+                                      (meanwhile(), ...);
+                                      return carry;
+                                    });
 }
 
 // Elements of the tile totals of one level, padded so that every level starts 16-byte aligned.

@@ -8,12 +8,15 @@
 //      reduces its items from its last head on, counting the heads.
 //   3. The block scans those (runs, value) pairs with 32-bit counts; the tile's carry-in (the run
 //      in progress and the runs before, 64-bit) comes from a callback, as in shared_tile_scan.
-//   4. Each thread rescans its values from its carry-in: at a head it leaves the value of the run
-//      that ends there in the head's own value slot and the head's position in the tile's run
-//      table, under the run's number in the tile. No thread writes where another reads.
+//   4. While the carry is on its way, each thread rescans its values from its prefix in the tile
+//      (threads without heads skip it): at a head it leaves the value of the run that ends there
+//      in the head's own value slot and the head's position in the tile's run table, under the
+//      run's number in the tile. No thread writes where another reads. Of those values only the
+//      tile's first (the run in progress at its start) lacks the carry.
 //   5. After one barrier the block writes the tile's runs in run order, consecutive threads
 //      consecutive runs: run r's key and the value of run r - 1, both read at the position the
-//      table gives. The input's last item writes the last run's value and the number of runs.
+//      table gives, the carry added to the first. The input's last item writes the last run's
+//      value and the number of runs.
 // op sees input values and results of op only; the keys are read once from memory.
 
 #include <pscan/policies/cuda_common/block/block_scan.cuh>
@@ -95,8 +98,9 @@ struct reduce_by_key_tile {
   };
 
   // Reduces in[0 .. valid) (1 <= valid <= tile_items) and writes its runs to out: every thread
-  // calls carry_of(tile_total) -> tile_carry<A> once, after the block scan (the total's runs:
-  // the heads in the tile). Callers sync (Barrier) before reusing `s`.
+  // calls carry_of(tile_total, meanwhile) -> tile_carry<A> once, after the block scan (the
+  // total's runs: the heads in the tile); carry_of calls meanwhile() (the rescan, which needs no
+  // carry) before it waits for the carry. Callers sync (Barrier) before reusing `s`.
   template <bool Exclusive, class In, class Out, class Lifted, class CarryOf>
   __device__ static void run(const In& in, Out out, int valid, Lifted lifted, storage& s,
                              CarryOf&& carry_of) {
@@ -210,49 +214,55 @@ struct reduce_by_key_tile {
     stretch prefix, total;
     bool has_prefix;
     scan_heads<Full>(in, valid, op, s, heads, prefix, total, has_prefix);
-    const tile_carry<A> carry = carry_of(A{total.value, total.runs});
-    const std::int64_t runs_before_tile = carry.has ? carry.value.runs : 0;
 
-    // Step 4. The run in progress at the thread's first item: from the threads before in the
-    // tile, or the tiles before, or both; none only before the input's first item (a head).
+    // Step 4, while the carry is on its way: only the tile's first run (the one in progress at
+    // its start) needs the tiles before, so every thread rescans from its tile-local prefix and
+    // the writes add the carry to that run alone.
     const int thread_valid = Full ? ITEMS : thread_items(valid);
-    int run = has_prefix ? prefix.runs : 0;  // the tile's number of the thread's next head
-    T running = carry.value.value;
-    if (has_prefix) {
-      running = prefix.runs > 0 || !carry.has ? prefix.value
-                                              : static_cast<T>(op(carry.value.value, prefix.value));
-    }
-    const bool has_running = has_prefix || carry.has;
-    T* values = value_io::warp_region(s.values);
-    const int lane = lane_id();
     const int first_item = static_cast<int>(threadIdx.x) * ITEMS;
-    T unit[value_io::unit_items];
+    const bool ends_input =
+        thread_valid > 0 && out.position + first_item + thread_valid == out.n;
+    int run = has_prefix ? prefix.runs : 0;  // the tile's number of the thread's next head
+    T running = prefix.value;                // the run in progress, from the tile's start on
+    const auto rescan = [&] {
+      // A thread without heads ends no run: only the input's last item needs its running value.
+      if (heads == 0u && !ends_input) return;
+      T* values = value_io::warp_region(s.values);
+      const int lane = lane_id();
+      T unit[value_io::unit_items];
 #pragma unroll
-    for (int k = 0; k < ITEMS; ++k) {
-      constexpr int vu = value_io::unit_items;
-      if (Full || k < thread_valid) {
-        if (k % vu == 0) value_io::read_unit(values, lane * value_io::thread_units + k / vu, unit);
-        const T x = unit[k % vu];
-        if ((heads >> k) & 1u) {
-          if (k > 0 || has_running) unit[k % vu] = running;  // the run that ends here
-          s.run_table[table_slot(run++)] = static_cast<std::uint16_t>(first_item + k);
-          running = x;
-        } else {
-          running = static_cast<T>(op(running, x));
-        }
-        const bool unit_ends = k % vu == vu - 1 || k + 1 == thread_valid;
-        constexpr std::uint32_t unit_mask = vu >= 32 ? ~0u : (1u << vu) - 1u;
-        if (unit_ends && ((heads >> (k / vu * vu)) & unit_mask) != 0u) {
-          value_io::write_unit(values, lane * value_io::thread_units + k / vu, unit);
+      for (int k = 0; k < ITEMS; ++k) {
+        constexpr int vu = value_io::unit_items;
+        if (Full || k < thread_valid) {
+          if (k % vu == 0) {
+            value_io::read_unit(values, lane * value_io::thread_units + k / vu, unit);
+          }
+          const T x = unit[k % vu];
+          if ((heads >> k) & 1u) {
+            if (k > 0 || has_prefix) unit[k % vu] = running;  // the run that ends here
+            s.run_table[table_slot(run++)] = static_cast<std::uint16_t>(first_item + k);
+            running = x;
+          } else {
+            running = k == 0 && !has_prefix ? x : static_cast<T>(op(running, x));
+          }
+          const bool unit_ends = k % vu == vu - 1 || k + 1 == thread_valid;
+          constexpr std::uint32_t unit_mask = vu >= 32 ? ~0u : (1u << vu) - 1u;
+          if (unit_ends && ((heads >> (k / vu * vu)) & unit_mask) != 0u) {
+            value_io::write_unit(values, lane * value_io::thread_units + k / vu, unit);
+          }
         }
       }
-    }
-    if (thread_valid > 0 && out.position + first_item + thread_valid == out.n) {
-      out.values_out[runs_before_tile + run - 1] = running;
+    };
+    const tile_carry<A> carry = carry_of(A{total.value, total.runs}, rescan);
+    const std::int64_t runs_before_tile = carry.has ? carry.value.runs : 0;
+    if (ends_input) {
+      out.values_out[runs_before_tile + run - 1] =
+          run == 0 && carry.has ? static_cast<T>(op(carry.value.value, running)) : running;
       *out.runs_out = runs_before_tile + run;
     }
 
-    // Step 5. The first run of the input ends no run before it: no value goes with its key.
+    // Step 5. The tile's first run ends the run in progress at its start: the tiles' carry, then
+    // the items before it in the tile, if any. The input's first run ends none.
     Barrier::sync();
     const auto keys_out = out.keys_out + runs_before_tile;
     const auto values_out = out.values_out + runs_before_tile;
@@ -260,8 +270,11 @@ struct reduce_by_key_tile {
       const int p = s.run_table[table_slot(r)];
       const int at = region_index<value_io>(p);
       keys_out[r] = s.keys.items[same_layout ? at : region_index<key_io>(p)];
-      const T value = s.values.items[at];
-      if (r > 0 || runs_before_tile > 0) values_out[r - 1] = value;
+      T value = s.values.items[at];
+      if (r == 0 && carry.has) {
+        value = p == 0 ? carry.value.value : static_cast<T>(op(carry.value.value, value));
+      }
+      if (r > 0 || carry.has) values_out[r - 1] = value;
     }
   }
 };
