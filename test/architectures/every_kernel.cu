@@ -47,6 +47,11 @@ void every_algorithm(const Policy& p, const T* in, T* out, const std::uint8_t* f
   pscan::inclusive_scan_by_key(p, offsets, offsets + n, in, out, op);
   pscan::exclusive_scan_by_key(p, offsets, offsets + n, in, out, init, op);
   pscan::segmented_reduce(p, in, offsets, offsets + n, out, init, op);
+  std::int64_t* const keys_out = nullptr;
+  std::int64_t* const runs_out = nullptr;
+  (void)pscan::reduce_by_key(p, offsets, offsets + n, in, keys_out, out, pscan::equal_to<>{}, op);
+  pscan::reduce_by_key_into(p, offsets, offsets + n, in, keys_out, out, runs_out,
+                            pscan::equal_to<>{}, op);
 }
 
 template <class T, class Op>
