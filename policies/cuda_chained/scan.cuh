@@ -27,7 +27,6 @@
 #include <pscan/future_value.hpp>
 
 #include <cstdint>
-#include <iterator>
 #include <string>
 
 namespace pscan::cuda_chained_backend {

@@ -34,8 +34,6 @@
 #include <cooperative_groups.h>
 
 #include <cstdint>
-#include <iterator>
-#include <type_traits>
 
 namespace pscan::cuda_chained_backend {
 
@@ -65,7 +63,7 @@ struct chained_input<Target, A, cuda_common::segmented_input<InIt, Heads, Init>>
 template <cuda_common::target Target, class A, class KeyIt, class InIt, class KeyEq>
 struct chained_input<Target, A, cuda_common::run_input<KeyIt, InIt, KeyEq>> {
   using T = decltype(A::value);
-  using K = std::remove_cv_t<typename std::iterator_traits<KeyIt>::value_type>;
+  using K = typename cuda_common::run_input<KeyIt, InIt, KeyEq>::key_type;
   using cfg = tuning<T, Target>;
   template <int THREADS, int ITEMS, class Barrier>
   using agent = cuda_common::reduce_by_key_tile<T, K, THREADS, ITEMS, Barrier>;

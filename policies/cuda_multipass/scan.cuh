@@ -27,8 +27,6 @@
 #include <pscan/future_value.hpp>
 
 #include <cstdint>
-#include <iterator>
-#include <type_traits>
 
 namespace pscan::cuda_multipass_backend {
 namespace impl {
@@ -51,7 +49,7 @@ struct level_tile<Target, A, cuda_common::segmented_input<InIt, Heads, Init>> {
 template <cuda_common::target Target, class A, class KeyIt, class InIt, class KeyEq>
 struct level_tile<Target, A, cuda_common::run_input<KeyIt, InIt, KeyEq>> {
   using T = decltype(A::value);
-  using K = std::remove_cv_t<typename std::iterator_traits<KeyIt>::value_type>;
+  using K = typename cuda_common::run_input<KeyIt, InIt, KeyEq>::key_type;
   using cfg = tuning<T, Target>;
   using agent = cuda_common::reduce_by_key_tile<
       T, K, cfg::block_threads, cuda_common::run_items_v<K, T, cfg::run_thread_bytes>>;

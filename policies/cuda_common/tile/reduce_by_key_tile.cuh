@@ -27,6 +27,8 @@
 #include <pscan/detail/runs.hpp>
 
 #include <cstdint>
+#include <iterator>
+#include <type_traits>
 
 namespace pscan::cuda_common {
 
@@ -35,6 +37,7 @@ namespace pscan::cuda_common {
 // a tile as they place a pointer.
 template <class KeyIt, class InIt, class KeyEq>
 struct run_input {
+  using key_type = std::remove_cv_t<typename std::iterator_traits<KeyIt>::value_type>;
   KeyIt keys;
   InIt values;
   KeyEq eq;
