@@ -51,8 +51,12 @@ void chained_scan(const P& p, InIt first, std::int64_t n, OutIt out, const Init&
   const tile_state<A> state(scratch.data(), scratch.epoch());
   const auto launch = [&](auto kernel) {
     cuda_common::prefer_shared_memory(reinterpret_cast<const void*>(kernel));  // tiles live there
-    kernel<<<static_cast<unsigned int>(tiles), block::threads, 0, p.stream>>>(
-        first, n, out, init, op, state, static_cast<std::uint32_t>(tiles));
+    if constexpr (block::dynamic_shared_bytes > 0) {
+      cuda_common::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel),
+                                               block::dynamic_shared_bytes);
+    }
+    kernel<<<static_cast<unsigned int>(tiles), block::threads, block::dynamic_shared_bytes,
+             p.stream>>>(first, n, out, init, op, state, static_cast<std::uint32_t>(tiles));
     PSCAN_CUDA_CHECK_LAUNCH();
   };
   if constexpr (tree) {

@@ -84,7 +84,27 @@ struct chained_block {
   using carry_ready = cuda_common::named_barrier<2, threads>;  // look-back warp -> data warps
   using tile = typename input::template agent<data_threads, ITEMS, data_barrier>;
   static constexpr int min_blocks_per_sm = input::min_blocks_per_sm;
+  // Tiles past what a block may declare statically (48 KiB, less the kernel's few other bytes)
+  // live in dynamic shared memory, of this many bytes (0: static).
+  static constexpr int dynamic_shared_bytes =
+      sizeof(typename tile::storage) > 47 * 1024 ? static_cast<int>(sizeof(typename tile::storage))
+                                                 : 0;
 };
+
+// The tile's storage of a chained kernel's block: static, or the dynamic shared memory that the
+// launch sized.
+template <class Block>
+__device__ typename Block::tile::storage& chained_tile_storage() {
+  using storage = typename Block::tile::storage;
+  if constexpr (Block::dynamic_shared_bytes > 0) {
+    extern __shared__ uint4 dynamic_shared[];
+    static_assert(alignof(storage) <= alignof(uint4));
+    return *reinterpret_cast<storage*>(dynamic_shared);
+  } else {
+    __shared__ storage static_storage;
+    return static_storage;
+  }
+}
 
 // The one-block and cluster kernels' tiles, in registers.
 template <cuda_common::target Target, class A, int ITEMS = tuning<A, Target>::register_items>
@@ -129,7 +149,7 @@ __global__ void __launch_bounds__(
   using block = chained_block<cuda_common::compiled_target, A, ITEMS, InIt>;
   constexpr bool deterministic = TreeLevels > 0;
   constexpr int tile_items = block::tile::tile_items;
-  __shared__ typename block::tile::storage storage;
+  typename block::tile::storage& storage = chained_tile_storage<block>();
   __shared__ cuda_common::uninitialized_array<A, 1> carry_value;
   __shared__ bool carry_has;
   __shared__ std::uint32_t tile_id;

@@ -38,12 +38,12 @@ struct tuning {
   // scans by key of float at 0.83 of a copy on an H100 where 6 give 0.75 (docs/algorithms.md).
   static constexpr int segmented_min_blocks_per_sm = 4;
   // reduce_by_key: a tile's keys, values and 2-byte run table entries wait in shared memory, at
-  // most run_thread_bytes a thread: 48 KiB a tile at most (16 int32 pairs a thread, 12 int32
-  // keys and doubles), small tiles up to 80 bytes a thread. 5 blocks an SM where the shared
-  // memory holds them (values up to 8 bytes) and the passes over a tile do not spill.
-  static constexpr int run_thread_bytes = 190;
+  // most run_thread_bytes a thread: 16 int32 pairs a thread (41 KiB a tile, 5 blocks an SM),
+  // 16 int32 keys and 8-byte values (57 KiB, dynamic shared memory, 3 blocks an SM: a quarter
+  // fewer tiles to chain than 12 items at 5), small tiles up to 80 bytes a thread.
+  static constexpr int run_thread_bytes = sizeof(T) == 8 ? 230 : 190;
   static constexpr int small_run_thread_bytes = 80;
-  static constexpr int run_min_blocks_per_sm = sizeof(T) <= 8 ? 5 : 4;
+  static constexpr int run_min_blocks_per_sm = sizeof(T) == 8 ? 3 : sizeof(T) < 8 ? 5 : 4;
   // The decoupled look-back polls 32 * lookback_items predecessors per round trip: 32 is the
   // widest window that pays (docs/algorithms.md, "Look-back window: 32 predecessors").
   static constexpr int lookback_items = 1;
