@@ -34,6 +34,7 @@
 #include <cooperative_groups.h>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace pscan::cuda_chained_backend {
 
@@ -91,18 +92,17 @@ struct chained_block {
                                                  : 0;
 };
 
-// The tile's storage of a chained kernel's block: static, or the dynamic shared memory that the
-// launch sized.
-template <class Block>
-__device__ typename Block::tile::storage& chained_tile_storage() {
+// The tile's storage of a chained kernel's block: what the kernel declared, or the dynamic shared
+// memory that the launch sized (the declaration then a placeholder).
+template <class Block, class Declared>
+__device__ typename Block::tile::storage& chained_tile_storage(Declared& declared) {
   using storage = typename Block::tile::storage;
   if constexpr (Block::dynamic_shared_bytes > 0) {
     extern __shared__ uint4 dynamic_shared[];
     static_assert(alignof(storage) <= alignof(uint4));
     return *reinterpret_cast<storage*>(dynamic_shared);
   } else {
-    __shared__ storage static_storage;
-    return static_storage;
+    return declared;
   }
 }
 
@@ -149,7 +149,9 @@ __global__ void __launch_bounds__(
   using block = chained_block<cuda_common::compiled_target, A, ITEMS, InIt>;
   constexpr bool deterministic = TreeLevels > 0;
   constexpr int tile_items = block::tile::tile_items;
-  typename block::tile::storage& storage = chained_tile_storage<block>();
+  __shared__ std::conditional_t<block::dynamic_shared_bytes == 0, typename block::tile::storage,
+                                 char>
+      storage;
   __shared__ cuda_common::uninitialized_array<A, 1> carry_value;
   __shared__ bool carry_has;
   __shared__ std::uint32_t tile_id;
@@ -195,8 +197,8 @@ __global__ void __launch_bounds__(
   };
   const std::int64_t offset = std::int64_t{tile} * tile_items;
   const int valid = cuda_common::valid_items(n, offset, tile_items);
-  block::tile::template run<Exclusive>(first + offset, out + offset, valid, op, storage,
-                                       carry_of);
+  block::tile::template run<Exclusive>(first + offset, out + offset, valid, op,
+                                       chained_tile_storage<block>(storage), carry_of);
 }
 
 template <class Archs, bool Exclusive, bool HasInit, class A, class InIt, class OutIt, class Op,
