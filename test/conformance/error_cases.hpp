@@ -1,8 +1,8 @@
 #pragma once
 // Conformance: bad input throws pscan::invalid_argument naming the argument, before any write
-// (the output, filled with a sentinel, is compared after); segmented_reduce's offsets that only
-// the device holds, when the CUDA policies' synchronize() reports them, or before any write in
-// their checked mode (the returning scans by offsets always check them first; those returning
+// (the output, filled with a sentinel, is compared after), null pointers included;
+// segmented_reduce's offsets that only the device holds, when the CUDA policies' synchronize()
+// reports them, or before any write in their checked mode (the returning scans by offsets always check them first; those returning
 // nothing as segmented_reduce where the policy sizes them on the device).
 // Instantiate with CONFORMANCE_ERROR_CASES(fixtures...).
 
@@ -34,6 +34,10 @@ template <class P>
 inline constexpr bool
     scans_offsets_unwaited_v<P, std::void_t<decltype(P::sizes_offsets_on_device)>> =
         P::sizes_offsets_on_device;
+
+struct twice_value {
+  CONFORMANCE_HD std::int32_t operator()(std::int32_t x) const { return 2 * x; }
+};
 
 }  // namespace conformance
 
@@ -183,6 +187,72 @@ TEST_CASE_TEMPLATE_DEFINE("bad offsets are rejected, named by their first bad in
   }
 }
 
+TEST_CASE_TEMPLATE_DEFINE("null pointers are rejected before any write unless n is 0", F,
+                          null_pointer_case) {
+  using namespace conformance;
+  const std::vector<std::int32_t> untouched(64, sentinel);
+  auto values = F::upload(std::vector<std::int32_t>(64, 1));
+  auto flags = F::upload(std::vector<std::uint8_t>(64, 0));
+  auto offsets = F::upload(std::vector<std::int64_t>{0, 8, 64});
+  auto out = F::upload(untouched);
+  const auto p = F::policy();
+  std::int32_t* const null = nullptr;
+  std::uint8_t* const null_flags = nullptr;
+  const auto first = values.begin(), last = values.end();
+  const pscan::plus<> op{};
+  const twice_value twice{};
+
+  check_rejected([&] { pscan::inclusive_scan(p, first, last, null); }, {"inclusive_scan", "out"});
+  check_rejected([&] { pscan::exclusive_scan(p, first, last, null, 7); },
+                 {"exclusive_scan", "out"});
+  check_rejected([&] { pscan::transform_inclusive_scan(p, first, last, null, op, twice); },
+                 {"transform_inclusive_scan", "out"});
+  check_rejected([&] { pscan::transform_exclusive_scan(p, first, last, null, 7, op, twice); },
+                 {"transform_exclusive_scan", "out"});
+  // reduce_into writes *result even for n == 0 (init): a null result is never valid.
+  check_rejected([&] { pscan::reduce_into(p, first, last, null, 7); }, {"reduce_into", "result"});
+  check_rejected([&] { pscan::reduce_into(p, null, null, null, 7); }, {"reduce_into", "result"});
+  check_rejected([&] { pscan::segmented_inclusive_scan(p, first, last, null_flags, out.begin()); },
+                 {"segmented_inclusive_scan", "head_flags"});
+  check_rejected(
+      [&] { pscan::segmented_exclusive_scan(p, first, last, flags.begin(), null, 7); },
+      {"segmented_exclusive_scan", "out"});
+  check_rejected([&] { pscan::inclusive_scan_by_key(p, first, last, null, out.begin()); },
+                 {"inclusive_scan_by_key", "values"});
+  check_rejected([&] { pscan::exclusive_scan_by_key(p, first, last, first, null, 7); },
+                 {"exclusive_scan_by_key", "out"});
+  check_rejected(
+      [&] { pscan::segmented_reduce(p, null, offsets.begin(), offsets.end(), out.begin(), 7); },
+      {"segmented_reduce", "values"});
+  check_rejected(
+      [&] { pscan::segmented_reduce(p, first, offsets.begin(), offsets.end(), null, 7); },
+      {"segmented_reduce", "out"});
+  check_rejected(
+      [&] { pscan::inclusive_scan_by_offsets(p, null, offsets.begin(), offsets.end(), out.begin()); },
+      {"inclusive_scan_by_offsets", "values"});
+  check_rejected(
+      [&] { pscan::exclusive_scan_by_offsets(p, first, offsets.begin(), offsets.end(), null, 7); },
+      {"exclusive_scan_by_offsets", "out"});
+  check_rejected([&] { pscan::reduce_by_key(p, first, last, first, null, out.begin()); },
+                 {"reduce_by_key", "keys_out"});
+  check_rejected([&] { pscan::reduce_by_key(p, first, last, first, out.begin(), null); },
+                 {"reduce_by_key", "values_out"});
+  check_rejected(
+      [&] {
+        pscan::reduce_by_key_into(p, first, last, first, out.begin(), out.begin(),
+                                  static_cast<std::int64_t*>(nullptr));
+      },
+      {"reduce_by_key_into", "runs_out"});
+  CHECK(F::download(out) == untouched);
+
+  INFO("null pointers with n == 0 are valid");
+  CHECK_NOTHROW(pscan::inclusive_scan(p, null, null, null));
+  CHECK(pscan::reduce(p, null, null, 7) == 7);
+  CHECK_NOTHROW(pscan::exclusive_scan(p, null, null, null, 7));
+  CHECK_NOTHROW(pscan::segmented_inclusive_scan(p, null, null, null_flags, null));
+}
+
 #define CONFORMANCE_ERROR_CASES(...)                           \
   TEST_CASE_TEMPLATE_INVOKE(reversed_range_case, __VA_ARGS__); \
-  TEST_CASE_TEMPLATE_INVOKE(bad_offsets_case, __VA_ARGS__)
+  TEST_CASE_TEMPLATE_INVOKE(bad_offsets_case, __VA_ARGS__);    \
+  TEST_CASE_TEMPLATE_INVOKE(null_pointer_case, __VA_ARGS__)

@@ -25,6 +25,13 @@ index_iterator<transformed<A, InIt, F>> transform_input(InIt first, F f) {
   return {transformed<A, InIt, F>{first, f}};
 }
 
+// Whether It is a transform_ algorithm's input: a backend that names the algorithm in its
+// messages names the transform_ form then.
+template <class It>
+inline constexpr bool is_transform_input_v = false;
+template <class A, class InIt, class F>
+inline constexpr bool is_transform_input_v<index_iterator<transformed<A, InIt, F>>> = true;
+
 // Whether It reads f(p[i]) as T from a raw pointer p to trivially copyable values of T's size.
 template <class It, class T>
 struct transformed_pointer : std::false_type {};
