@@ -59,7 +59,7 @@ constexpr int max_threads_per_sm(int arch) {
 // __launch_bounds__'s minimum blocks an SM for a kernel of `threads` threads: the tuning's
 // `blocks`, or as many as the SMs of the architecture being compiled hold where that is fewer
 // (ptxas would drop the hint with a warning).
-constexpr int min_blocks_hint(int blocks, int threads) {
+constexpr int min_blocks_hint(int blocks, [[maybe_unused]] int threads) {
 #if defined(__CUDA_ARCH__)
   const int fit = max_threads_per_sm(__CUDA_ARCH__) / threads;
   return blocks < fit ? blocks : fit;

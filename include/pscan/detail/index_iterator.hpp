@@ -2,7 +2,7 @@
 // A random-access iterator over positions 0, 1, 2, ... whose element at i is f(i). With an f that
 // returns a value it is an input iterator; with one that returns a write proxy, an output iterator.
 // The generic segmented algorithms build their (value, head) inputs and outputs from it, on host
-// and device alike.
+// and device alike: the members that copy or call f call host code only from their host side.
 
 #include <pscan/detail/config.hpp>
 
@@ -21,19 +21,27 @@ class index_iterator {
   using pointer = void;
   using iterator_category = std::random_access_iterator_tag;
 
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
   PSCAN_HOST_DEVICE index_iterator(F f, difference_type i = 0) : f_(f), i_(i) {}
 
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
   PSCAN_HOST_DEVICE reference operator*() const { return f_(i_); }
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
   PSCAN_HOST_DEVICE reference operator[](difference_type d) const { return f_(i_ + d); }
 
   PSCAN_HOST_DEVICE index_iterator& operator++() { ++i_; return *this; }
   PSCAN_HOST_DEVICE index_iterator& operator--() { --i_; return *this; }
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
   PSCAN_HOST_DEVICE index_iterator operator++(int) { auto t = *this; ++i_; return t; }
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
   PSCAN_HOST_DEVICE index_iterator operator--(int) { auto t = *this; --i_; return t; }
   PSCAN_HOST_DEVICE index_iterator& operator+=(difference_type d) { i_ += d; return *this; }
   PSCAN_HOST_DEVICE index_iterator& operator-=(difference_type d) { i_ -= d; return *this; }
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
   PSCAN_HOST_DEVICE index_iterator operator+(difference_type d) const { return {f_, i_ + d}; }
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
   PSCAN_HOST_DEVICE index_iterator operator-(difference_type d) const { return {f_, i_ - d}; }
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
   PSCAN_HOST_DEVICE friend index_iterator operator+(difference_type d, const index_iterator& it) {
     return it + d;
   }
