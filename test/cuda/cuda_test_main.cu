@@ -2,17 +2,16 @@
 // tests as skipped (exit code 77, the tests' SKIP_RETURN_CODE) instead of failing them.
 
 #define DOCTEST_CONFIG_IMPLEMENT
-#include <cuda_runtime.h>
 #include <doctest/doctest.h>
 
+#include "cuda_device.hpp"
+
 #include <cstdio>
+#include <string>
 
 int main(int argc, char** argv) {
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status != cudaSuccess || devices == 0) {
-    std::printf("skipped: no CUDA device (%s)\n",
-                status != cudaSuccess ? cudaGetErrorString(status) : "none found");
+  if (const std::string why = pscan_test::no_cuda_device(); !why.empty()) {
+    std::printf("skipped: %s\n", why.c_str());
     return 77;
   }
   doctest::Context context(argc, argv);

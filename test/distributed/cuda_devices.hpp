@@ -2,6 +2,8 @@
 // What the CUDA test runners check on each rank before their tests: a CUDA device at all, and for
 // NCCL a GPU of its own (ranks on one host take its devices in turn).
 
+#include "cuda_device.hpp"
+
 #include <cuda_runtime.h>
 #include <mpi.h>
 
@@ -10,13 +12,7 @@
 namespace distributed_test {
 
 // Empty when this process sees a CUDA device, else why not.
-inline std::string no_device() {
-  int devices = 0;
-  const cudaError_t status = cudaGetDeviceCount(&devices);
-  if (status == cudaSuccess && devices > 0) return {};
-  return std::string("no CUDA device (") +
-         (status != cudaSuccess ? cudaGetErrorString(status) : "none found") + ")";
-}
+inline std::string no_device() { return pscan_test::no_cuda_device(); }
 
 // Empty when this rank's host has a GPU for each of its ranks, and then makes the one of this
 // rank's place on the host current; else why not.
