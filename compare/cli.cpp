@@ -327,7 +327,7 @@ Host cost (GPU rows, host_us): the host time per call, the median of )" +
 Algorithms:)" + table(algorithms) +
          "\nImplementations (target, then what it is; --list prints those built in):" +
          table(implementations) + R"(
-Files: ./pscan-results/results.{csv,json,md} unless --out, --csv, --json or --md is given;
+Files: ./pscan-results/results.{json,md} unless --out, --csv, --json or --md is given;
   rows are written as cells finish. Plots: scripts/plot_results.py DIR/results.json.
 Exit status: 0 all cells valid, 1 a cell failed or errored, 2 bad command line or nothing to run.)";
 }
@@ -385,7 +385,8 @@ std::optional<options> parse_options(int argc, char** argv) {
                      number_text(defaults.budget_s) + ")")
       ->check(CLI::PositiveNumber)
       ->type_name("S");
-  app.add_option("--seq-max", seq_max, "Largest size at which seq is timed (default 2^20)")
+  app.add_option("--seq-max", seq_max,
+                 "Largest size at which seq and the CPU's exact sums are timed (default 2^20)")
       ->type_name("N");
   app.add_option("--preset", o.preset, "default, quick or papers (default: default)")
       ->type_name("NAME");
@@ -398,6 +399,8 @@ std::optional<options> parse_options(int argc, char** argv) {
   app.add_flag_callback("--no-host-cost", [&] { o.host_cost.enabled = false; },
                         "GPU: do not measure the host time per call");
   app.add_flag_callback("--no-progress", [&] { o.progress = false; }, "No progress bar");
+  app.add_flag("--rows", o.rows, "Every row on the terminal as its cell finishes (else the "
+               "failures, then a summary; the files have every row)");
   app.add_flag("--list", o.list, "Print the axes and implementations and exit");
   try {
     app.parse(argc, argv);

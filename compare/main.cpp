@@ -85,10 +85,10 @@ int run(int argc, char** argv) {
       r.implementations.push_back({impl.name, impl.library, impl.where, impl.part});
   }
   for (result_files& f : files) f.start(r);
-  print_header(std::cout);
+  if (o.rows) print_header(std::cout);
   const auto start = std::chrono::steady_clock::now();
   const bool device_ok = run_plan(p, o, r, [&](const std::vector<result>& rows) {
-    print_rows(rows, std::cout);
+    print_rows(rows, std::cout, !o.rows);
     for (result_files& f : files) f.add(r, rows);
   });
   const auto elapsed = static_cast<long long>(
@@ -96,7 +96,9 @@ int run(int argc, char** argv) {
   r.provenance.emplace_back("elapsed_s", std::to_string(elapsed));
   for (result_files& f : files) f.finish(r);
   print_summary(r, std::cout);
-  std::cout << "\n" << r.results.size() << " rows in " << elapsed << " s\n";
+  std::cout << "\n" << r.results.size() << " rows in " << elapsed << " s";
+  for (const result_files& f : files) std::cout << "; " << f.describe();
+  std::cout << "\n";
   return device_ok ? cell_status(r) : 1;
 }
 

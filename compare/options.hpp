@@ -30,11 +30,12 @@ struct options {
   bool gpu_asked = false;  // a GPU-only filter (--gpu-only, or --impl naming only GPU ones)
   timing_plan plan;
   host_cost_plan host_cost;  // GPU rows: host time per call
-  std::int64_t seq_max = std::int64_t{1} << 20;  // largest size at which pscan::seq is timed
+  std::int64_t seq_max = std::int64_t{1} << 20;  // largest size at which seq and seq/omp_exact run
   std::string csv, json, md, out_dir;
   std::string preset = "default";
   bool plant_bug = false;
   bool progress = true;
+  bool rows = false;  // every row on the terminal as its cell finishes (the files have them all)
   bool list = false;
   std::vector<std::string> command_line;
 };

@@ -51,8 +51,9 @@ std::vector<std::string> check_memory(planned_group& pg, const options& o, std::
 bool per_segment(algorithm a) { return describe(a).writes == output_shape::per_segment; }
 
 // Notes what the group's implementations will not run: one note for the algorithms an
-// implementation lacks, one per algorithm and reason for the types (named unless it is all of
-// them) and segments it cannot take. The floor is noted for the per-segment algorithms, by what
+// implementation lacks, and one per reason for the types (named unless it is all of them) and
+// segments it cannot take, naming the algorithms it applies to ("every algorithm" where it is
+// all those the implementation has). The floor is noted for the per-segment algorithms, by what
 // it runs: a reduce.
 void note_unsupported(const planned_group& pg, const options& o, std::vector<std::string>& notes) {
   std::vector<const implementation*> impls = pg.impls;
@@ -60,6 +61,15 @@ void note_unsupported(const planned_group& pg, const options& o, std::vector<std
   for (const implementation* impl : impls) {
     const bool floor = impl->part == role::floor;
     std::string lacking;
+    int implemented = 0;
+    // "types: why" and "segments S: why", each with the algorithms it applies to, in order.
+    std::vector<std::pair<std::string, std::vector<std::string>>> reasons;
+    auto add_reason = [&](const std::string& what, algorithm a) {
+      auto at = std::find_if(reasons.begin(), reasons.end(),
+                             [&](const auto& r) { return r.first == what; });
+      if (at == reasons.end()) at = reasons.insert(reasons.end(), {what, {}});
+      at->second.push_back(name_of(a));
+    };
     for (algorithm a : pg.g.algos) {
       if (floor && !per_segment(a)) continue;
       const algorithm runs = floor ? algorithm::reduce : a;
@@ -67,6 +77,7 @@ void note_unsupported(const planned_group& pg, const options& o, std::vector<std
         lacking += std::string(lacking.empty() ? "" : ", ") + name_of(a);
         continue;
       }
+      ++implemented;
       std::map<std::string, std::vector<element>> types_by_reason;
       for (element type : pg.g.types) {
         const std::string why = impl->unsupported(runs, type);
@@ -74,16 +85,21 @@ void note_unsupported(const planned_group& pg, const options& o, std::vector<std
       }
       for (const auto& [why, types] : types_by_reason) {
         std::string which;
-        for (element type : types) which += std::string(which.empty() ? " " : ",") + name_of(type);
-        if (types.size() == pg.g.types.size()) which.clear();
-        add_note(notes, impl->name + " n/a for " + name_of(a) + which + ": " + why);
+        for (element type : types) which += std::string(which.empty() ? "" : ",") + name_of(type);
+        add_reason(types.size() == pg.g.types.size() ? ": " + why : " " + which + ": " + why, a);
       }
       for (const segment_lengths& s : segment_lengths_of(a, o)) {
         const std::string why = impl->unsupported_segments(a, s);
-        if (!why.empty())
-          add_note(notes,
-                   impl->name + " n/a for " + name_of(a) + " segments " + name_of(s) + ": " + why);
+        if (!why.empty()) add_reason(" segments " + name_of(s) + ": " + why, a);
       }
+    }
+    for (const auto& [what, algos] : reasons) {
+      std::string which;
+      for (const std::string& a : algos) which += std::string(which.empty() ? "" : ", ") + a;
+      if (implemented > 1 && static_cast<int>(algos.size()) == implemented) {
+        which = "every algorithm";
+      }
+      add_note(notes, impl->name + " n/a for " + which + what);
     }
     if (!lacking.empty()) {
       add_note(notes, impl->name + " n/a for " + lacking + ": not implemented by " + impl->name);
@@ -94,16 +110,22 @@ void note_unsupported(const planned_group& pg, const options& o, std::vector<std
       add_note(notes, impl->name + " is timed up to " + format_count(o.seq_max) +
                           " elements (--seq-max); it computes the reference at every size");
     }
+    if (impl->part == role::exact && pg.g.where == target::cpu && beyond_seq_max) {
+      add_note(notes, impl->name + " is timed up to " + format_count(o.seq_max) +
+                          " elements (--seq-max): exact sums cost a long run per cell beyond");
+    }
   }
 }
 
-// Notes the known implementations this binary lacks, among those the group would run.
+// Notes the known implementations of the group's target this binary lacks, among those the group
+// would run (a GPU part that cannot run gets one note, its reason).
 void note_missing(const group& g, const std::vector<implementation>& impls,
                   std::vector<std::string>& notes) {
   for (const registration& r : registrations()) {
     const bool built = std::any_of(impls.begin(), impls.end(),
                                    [&](const implementation& i) { return i.name == r.name; });
-    if (!built && r.part != role::planted && (g.impls.empty() || contains(g.impls, r.name))) {
+    if (!built && r.part != role::planted && runs_on(r, g.where) &&
+        (g.impls.empty() || contains(g.impls, r.name))) {
       add_note(notes, std::string(r.name) + " not run: " + r.needs);
     }
   }
@@ -157,7 +179,10 @@ std::vector<segment_lengths> segment_lengths_of(algorithm a, const options& o) {
 
 bool runs_cell(const implementation& impl, const cell& c, const options& o) {
   if (impl.part == role::planted && !o.plant_bug) return false;
-  if (impl.part == role::reference && c.n > o.seq_max) return false;
+  // The CPU's exact sums take about a second a run at 2^24: capped as seq is.
+  const bool capped =
+      impl.part == role::reference || (impl.part == role::exact && c.where == target::cpu);
+  if (capped && c.n > o.seq_max) return false;
   return why_not(impl, c.algo, c.type).empty() &&
          impl.unsupported_segments(c.algo, c.lengths).empty();
 }

@@ -27,4 +27,7 @@ bool runs_on(const registration& r, target t);
 // The implementation the other rows of a cell are compared with (role::baseline) on target t.
 std::string baseline_of(target t);
 
+// The exact sums' reference on the CPU (seq_exact): the parallel exact rows are marked when slower.
+inline constexpr const char* exact_reference = "seq_exact";
+
 }  // namespace compare

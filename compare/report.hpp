@@ -35,10 +35,11 @@ struct result {
   double percent_of_copy = -1;
   double speedup = -1;  // t(baseline) / t(this), medians
   bool busy = false;    // looks_busy(timing): the machine was not idle
-  // A parallel CPU row slower than pscan::seq in the same cell: lost to one thread, whether to a
-  // loaded machine or to its own overheads, so not a result to quote.
+  // A parallel CPU row slower than pscan::seq (a parallel exact row: than seq_exact) in the same
+  // cell: lost to one thread, whether to a loaded machine or to its own overheads, so not a
+  // result to quote.
   bool slower_than_seq = false;
-  // The cell's copy was disturbed (busy, or another row moved its bytes over twice as fast, which
+  // The cell's copy is no ceiling (busy, or another row moved its bytes over 1.25x as fast, which
   // a copy of them bounds): no row of the cell has a % of copy.
   bool copy_disturbed = false;
   bool limit = false;   // copy or reduce_floor: a bound to compare with (no speedup)
@@ -67,8 +68,11 @@ void finalize_cell(std::vector<result>& rows, result& copy);
 std::string marks_of(const result& x);
 
 void print_header(std::ostream& out);
-void print_rows(const std::vector<result>& rows, std::ostream& out);  // one cell's block
-void print_summary(const report& r, std::ostream& out);  // the largest size of each cell
+// One cell's block of rows; with failures_only, its rows that FAILED or errored alone.
+void print_rows(const std::vector<result>& rows, std::ostream& out, bool failures_only = false);
+// A screen or two: pscan's rows at the largest size of each algorithm and type, where pscan
+// trails another library, and what the marks mean.
+void print_summary(const report& r, std::ostream& out);
 
 // The result files: CSV appended row by row, JSON and Markdown rewritten after every cell.
 class result_files {
@@ -77,6 +81,7 @@ class result_files {
   void start(const report& r);
   void add(const report& r, const std::vector<result>& rows);
   void finish(const report& r);  // JSON and Markdown with the final provenance
+  std::string describe() const;   // "every row in FILE, ..."
 
  private:
   std::string csv_, json_, md_;

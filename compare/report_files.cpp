@@ -209,4 +209,12 @@ void result_files::finish(const report& r) {
   if (!md_.empty()) replace_file(md_, [&](std::ostream& out) { write_markdown(r, out); });
 }
 
+std::string result_files::describe() const {
+  std::string names;
+  for (const std::string* f : {&csv_, &json_, &md_}) {
+    if (!f->empty()) names += (names.empty() ? "" : ", ") + *f;
+  }
+  return "every row in " + names;
+}
+
 }  // namespace compare
