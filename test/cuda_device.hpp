@@ -23,8 +23,8 @@ inline std::string no_cuda_device() {
     if (access("/proc/driver/nvidia/version", F_OK) != 0) return "no CUDA device";
 #endif
     return "no CUDA device (the NVIDIA driver is older than CUDA runtime " +
-           std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10) +
-           ")";
+           std::to_string(CUDART_VERSION / 1000) + "." +
+           std::to_string(CUDART_VERSION % 1000 / 10) + ")";
   }
   return std::string("no CUDA device (cudaGetDeviceCount: ") + cudaGetErrorName(status) + ")";
 }

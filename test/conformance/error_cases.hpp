@@ -2,8 +2,9 @@
 // Conformance: bad input throws pscan::invalid_argument naming the argument, before any write
 // (the output, filled with a sentinel, is compared after), null pointers included;
 // segmented_reduce's offsets that only the device holds, when the CUDA policies' synchronize()
-// reports them, or before any write in their checked mode (the returning scans by offsets always check them first; those returning
-// nothing as segmented_reduce where the policy sizes them on the device).
+// reports them, or before any write in their checked mode (the returning scans by offsets always
+// check them first; those returning nothing as segmented_reduce where the policy sizes them on
+// the device).
 // Instantiate with CONFORMANCE_ERROR_CASES(fixtures...).
 
 #include <initializer_list>
@@ -228,7 +229,9 @@ TEST_CASE_TEMPLATE_DEFINE("null pointers are rejected before any write unless n 
       [&] { pscan::segmented_reduce(p, first, offsets.begin(), offsets.end(), null, 7); },
       {"segmented_reduce", "out"});
   check_rejected(
-      [&] { pscan::inclusive_scan_by_offsets(p, null, offsets.begin(), offsets.end(), out.begin()); },
+      [&] {
+        pscan::inclusive_scan_by_offsets(p, null, offsets.begin(), offsets.end(), out.begin());
+      },
       {"inclusive_scan_by_offsets", "values"});
   check_rejected(
       [&] { pscan::exclusive_scan_by_offsets(p, first, offsets.begin(), offsets.end(), null, 7); },
