@@ -25,9 +25,10 @@ std::int64_t checked_runs(const P& policy, const char* name, KeyIt keys_first, K
                           InIt values, KeyOut keys_out, ValOut values_out) {
   const std::int64_t n = checked_range(policy, name, arg("keys_first", keys_first),
                                        arg("keys_last", keys_last), arg("values", values));
-  // The outputs hold one element a run: at most n, how many the keys say.
-  check_argument(policy, name, "keys_out", keys_out, n > 0 ? -1 : 0);
-  check_argument(policy, name, "values_out", values_out, n > 0 ? -1 : 0);
+  // The outputs hold one element a run: at least one for n > 0 and at most n (how many the keys
+  // say), checked as n.
+  check_argument(policy, name, "keys_out", keys_out, n);
+  check_argument(policy, name, "values_out", values_out, n);
   return n;
 }
 

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <iterator>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace pscan {
@@ -211,7 +212,9 @@ std::int64_t checked_offsets_scan(const P& policy, const char* name, InIt values
 template <class InIt, class OffIt, class OutIt, class ScanByFlags>
 OutIt scan_by_host_offsets(const char* name, InIt values, OffIt offsets, std::int64_t count,
                            OutIt out, ScanByFlags scan_by_flags) {
-  check_host_offsets(name, offsets, offsets + count);
+  check_host_offsets(name, offsets, offsets + count,
+                     std::pair<const char*, InIt>{"values", values},
+                     std::pair<const char*, OutIt>{"out", out});
   const auto base = static_cast<std::int64_t>(offsets[0]);
   const auto end = static_cast<std::int64_t>(offsets[count - 1]);
   if (end > base) {

@@ -174,13 +174,18 @@ struct policy_base : policy_state {
 using runtime::check_device_accessible;
 
 // The check_iterator hook of the dispatch layer (pscan/detail/dispatch.hpp), for both CUDA
-// policies, after its null check: raw pointers must be device-accessible when n != 0 (n = -1:
-// unknown count); other iterators (fancy iterators) cannot be inspected and pass.
+// policies, after its null check for n > 0: raw pointers must be non-null and device-accessible
+// when n != 0, n = -1 (a count the offsets give) included, since the offsets live on the device;
+// other iterators (fancy iterators) cannot be inspected and pass.
 template <class P, class It>
 void check_iterator(const policy_base<P>&, const char* algorithm, const char* argument, It it,
                     std::int64_t n) {
   if constexpr (std::is_pointer_v<It>) {
-    if (n != 0) check_device_accessible(algorithm, argument, static_cast<const void*>(it));
+    if (n == 0) return;
+    if (it == nullptr) {
+      throw invalid_argument(std::string(algorithm) + ": `" + argument + "` is a null pointer");
+    }
+    check_device_accessible(algorithm, argument, static_cast<const void*>(it));
   }
 }
 

@@ -11,6 +11,7 @@
 #include <pscan/segmented.hpp>
 
 #include <cstdint>
+#include <utility>
 
 namespace pscan::distributed_backend {
 namespace detail {
@@ -21,7 +22,12 @@ void check_offsets_scan(const policy<Local>& p, const char* name, InIt values, O
   exchange<nothing>(p.comm, place_in(p.comm), name, [&] {
     const std::int64_t count = pscan::detail::checked_offsets_scan(p.local, name, values,
                                                                    offsets_first, offsets_last, out);
-    if (count > 1) check_offsets(p.local, name, offsets_first, count);
+    if (count > 1) {
+      check_offsets(p.local, name, offsets_first, count);
+      check_elementwise(p.local, name, offsets_first, count,
+                        std::pair<const char*, InIt>{"values", values},
+                        std::pair<const char*, OutIt>{"out", out});
+    }
     return nothing{};
   });
 }

@@ -15,6 +15,9 @@
 #include <pscan/segmented.hpp>
 
 #include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
 
 namespace pscan::distributed_backend {
 namespace detail {
@@ -42,6 +45,39 @@ void check_offsets(const Local& local, const char* algorithm, OffIt offsets, std
   if (first != fault::none) throw pscan::detail::offsets_error(algorithm, first);
 }
 
+// The elements that offsets[0 .. count) span, as a function of one index for the local policy
+// to read wherever the offsets live.
+template <class OffIt>
+struct offsets_span {
+  OffIt offsets;
+  std::int64_t count;
+  PSCAN_HOST_DEVICE std::int64_t operator()(std::int64_t) const {
+    return static_cast<std::int64_t>(offsets[count - 1]) - static_cast<std::int64_t>(offsets[0]);
+  }
+};
+
+// Throws pscan::invalid_argument for a null raw pointer among `elementwise` ({name, iterator}:
+// the values and outputs indexed by the offsets, checked already) while the offsets span
+// elements: the null check the dispatch layer leaves until the count is known.
+template <class Local, class OffIt, class... Its>
+void check_elementwise(const Local& local, const char* algorithm, OffIt offsets,
+                       std::int64_t count, const std::pair<const char*, Its>&... elementwise) {
+  const auto is_null = [](const auto& it) {
+    if constexpr (std::is_pointer_v<std::decay_t<decltype(it)>>) return it == nullptr;
+    return false;
+  };
+  if (count < 2 || !(is_null(elementwise.second) || ...)) return;
+  const auto span = pscan::detail::make_index_iterator(offsets_span<OffIt>{offsets, count});
+  const std::int64_t n = pscan::reduce(local, span, span + 1, std::int64_t{0}, pscan::plus<>{});
+  const auto check = [&](const char* name, const auto& it) {
+    if (n > 0 && is_null(it)) {
+      throw pscan::invalid_argument(std::string(algorithm) + ": `" + name +
+                                    "` is a null pointer with n = " + std::to_string(n));
+    }
+  };
+  (check(elementwise.first, elementwise.second), ...);
+}
+
 }  // namespace detail
 
 template <class Local, class InIt, class OffIt, class OutIt, class T, class Op>
@@ -51,7 +87,11 @@ OutIt segmented_reduce(const policy<Local>& p, InIt values, OffIt offsets_first,
   detail::exchange<detail::nothing>(p.comm, detail::place_in(p.comm), name, [&] {
     const std::int64_t segments =
         pscan::detail::checked_segments(p.local, values, offsets_first, offsets_last, out);
-    if (segments > 0) detail::check_offsets(p.local, name, offsets_first, segments + 1);
+    if (segments > 0) {
+      detail::check_offsets(p.local, name, offsets_first, segments + 1);
+      detail::check_elementwise(p.local, name, offsets_first, segments + 1,
+                                std::pair<const char*, InIt>{"values", values});
+    }
     return detail::nothing{};
   });
   return pscan::segmented_reduce(p.local, values, offsets_first, offsets_last, out, init, op);

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace pscan::openmp_backend {
@@ -98,7 +99,8 @@ void close_cut_segments(const std::vector<padded<slice_result<T>>>& slices, OutI
 template <class InIt, class OffIt, class OutIt, class T, class Op>
 void segmented_reduce(const policy& p, InIt values, OffIt offsets_first, OffIt offsets_last,
                       OutIt out, T init, Op op) {
-  pscan::detail::check_host_offsets("pscan::segmented_reduce", offsets_first, offsets_last);
+  pscan::detail::check_host_offsets("pscan::segmented_reduce", offsets_first, offsets_last,
+                                    std::pair<const char*, InIt>{"values", values});
   const detail::offsets_view<OffIt> off{offsets_first};
   const std::int64_t segments = (offsets_last - offsets_first) - 1;
   const std::int64_t path = segments + off(segments) - off(0);

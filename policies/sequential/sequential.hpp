@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <iterator>
+#include <utility>
 
 namespace pscan {
 namespace sequential_backend {
@@ -55,7 +56,8 @@ void reduce_into(const policy& p, InIt first, InIt last, OutIt result, T init, O
 template <class InIt, class OffIt, class OutIt, class T, class Op>
 void segmented_reduce(const policy&, InIt values, OffIt offsets_first, OffIt offsets_last,
                       OutIt out, T init, Op op) {
-  detail::check_host_offsets("pscan::segmented_reduce", offsets_first, offsets_last);
+  detail::check_host_offsets("pscan::segmented_reduce", offsets_first, offsets_last,
+                             std::pair<const char*, InIt>{"values", values});
   const std::int64_t segments = (offsets_last - offsets_first) - 1;
   for (std::int64_t s = 0; s < segments; ++s) {
     T acc = init;

@@ -62,16 +62,17 @@ PSCAN_DETAIL_DISPATCH(check_iterator)
 
 #undef PSCAN_DETAIL_DISPATCH
 
-// The checks of an iterator argument over n elements (-1: a count the call learns later), before
-// any work: on every policy a null raw pointer throws pscan::invalid_argument unless n is 0;
-// then the optional backend hook check_iterator throws for iterators that backend cannot use (a
-// host pointer given to a CUDA policy). Named apart from the hook: argument-dependent lookup on
+// The checks of an iterator argument over n elements (-1: a count the call learns later, from
+// the offsets), before any work: on every policy a null raw pointer with n > 0 throws
+// pscan::invalid_argument (with n = -1 the backend checks once it knows the count); then the
+// optional backend hook check_iterator throws for iterators that backend cannot use (a host
+// pointer given to a CUDA policy). Named apart from the hook: argument-dependent lookup on
 // iterators from this namespace (index_iterator) must not find it in place of the backend's.
 template <class P, class It>
 void check_argument(const P& policy, const char* algorithm, const char* argument, It it,
                     std::int64_t n) {
   if constexpr (std::is_pointer_v<It>) {
-    if (n != 0 && it == nullptr) {
+    if (n > 0 && it == nullptr) {
       throw invalid_argument(std::string(algorithm) + ": `" + argument + "` is a null pointer" +
                              (n > 0 ? " with n = " + std::to_string(n) : std::string()));
     }

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace pscan::detail {
 
@@ -22,14 +24,28 @@ inline invalid_argument offsets_error(const char* algorithm, std::int64_t positi
 }
 
 // offsets[0] >= 0 and offsets non-decreasing; throws pscan::invalid_argument naming the first
-// offending position.
-template <class OffIt>
-void check_host_offsets(const char* algorithm, OffIt first, OffIt last) {
+// offending position. Then each of `elementwise` ({name, iterator}: the values and outputs
+// indexed by the offsets) that is a null raw pointer while the offsets span elements throws: the
+// null check the dispatch layer leaves to the backend until the offsets are read.
+template <class OffIt, class... Its>
+void check_host_offsets(const char* algorithm, OffIt first, OffIt last,
+                        const std::pair<const char*, Its>&... elementwise) {
   const std::int64_t m = last - first;
   if (m > 0 && static_cast<std::int64_t>(first[0]) < 0) throw offsets_error(algorithm, 0);
   for (std::int64_t i = 1; i < m; ++i) {
     if (first[i] < first[i - 1]) throw offsets_error(algorithm, i);
   }
+  const std::int64_t n =
+      m > 1 ? static_cast<std::int64_t>(first[m - 1]) - static_cast<std::int64_t>(first[0]) : 0;
+  const auto check = [&](const char* name, const auto& it) {
+    if constexpr (std::is_pointer_v<std::decay_t<decltype(it)>>) {
+      if (n > 0 && it == nullptr) {
+        throw invalid_argument(std::string(algorithm) + ": `" + name +
+                               "` is a null pointer with n = " + std::to_string(n));
+      }
+    }
+  };
+  (check(elementwise.first, elementwise.second), ...);
 }
 
 }  // namespace pscan::detail
