@@ -18,7 +18,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -182,9 +181,7 @@ void check_iterator(const policy_base<P>&, const char* algorithm, const char* ar
                     std::int64_t n) {
   if constexpr (std::is_pointer_v<It>) {
     if (n == 0) return;
-    if (it == nullptr) {
-      throw invalid_argument(std::string(algorithm) + ": `" + argument + "` is a null pointer");
-    }
+    if (it == nullptr) throw pscan::detail::null_pointer_error(algorithm, argument, n);
     check_device_accessible(algorithm, argument, static_cast<const void*>(it));
   }
 }

@@ -15,8 +15,6 @@
 #include <pscan/segmented.hpp>
 
 #include <cstdint>
-#include <string>
-#include <type_traits>
 #include <utility>
 
 namespace pscan::distributed_backend {
@@ -62,18 +60,12 @@ struct offsets_span {
 template <class Local, class OffIt, class... Its>
 void check_elementwise(const Local& local, const char* algorithm, OffIt offsets,
                        std::int64_t count, const std::pair<const char*, Its>&... elementwise) {
-  const auto is_null = [](const auto& it) {
-    if constexpr (std::is_pointer_v<std::decay_t<decltype(it)>>) return it == nullptr;
-    return false;
-  };
-  if (count < 2 || !(is_null(elementwise.second) || ...)) return;
+  using pscan::detail::is_null_pointer;
+  if (count < 2 || !(is_null_pointer(elementwise.second) || ...)) return;
   const auto span = pscan::detail::make_index_iterator(offsets_span<OffIt>{offsets, count});
   const std::int64_t n = pscan::reduce(local, span, span + 1, std::int64_t{0}, pscan::plus<>{});
   const auto check = [&](const char* name, const auto& it) {
-    if (n > 0 && is_null(it)) {
-      throw pscan::invalid_argument(std::string(algorithm) + ": `" + name +
-                                    "` is a null pointer with n = " + std::to_string(n));
-    }
+    if (n > 0 && is_null_pointer(it)) throw pscan::detail::null_pointer_error(algorithm, name, n);
   };
   (check(elementwise.first, elementwise.second), ...);
 }

@@ -4,6 +4,7 @@
 // only the overloads that argument-dependent lookup brings from the policy's namespace.
 
 #include <pscan/detail/exact_sum.hpp>
+#include <pscan/detail/host_offsets.hpp>
 #include <pscan/error.hpp>
 #include <pscan/future_value.hpp>
 #include <pscan/policy.hpp>
@@ -71,12 +72,7 @@ PSCAN_DETAIL_DISPATCH(check_iterator)
 template <class P, class It>
 void check_argument(const P& policy, const char* algorithm, const char* argument, It it,
                     std::int64_t n) {
-  if constexpr (std::is_pointer_v<It>) {
-    if (n > 0 && it == nullptr) {
-      throw invalid_argument(std::string(algorithm) + ": `" + argument + "` is a null pointer" +
-                             (n > 0 ? " with n = " + std::to_string(n) : std::string()));
-    }
-  }
+  if (n > 0 && is_null_pointer(it)) throw null_pointer_error(algorithm, argument, n);
   if constexpr (adl_check_iterator::available<P, const char*, const char*, It, std::int64_t>) {
     adl_check_iterator::call(policy, algorithm, argument, it, n);
   }

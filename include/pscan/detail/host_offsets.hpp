@@ -1,6 +1,6 @@
 #pragma once
 // Checks of segmented_reduce offsets that live in host memory, shared by the CPU backends, and the
-// error every backend throws for offsets that break the contract.
+// errors every backend throws for offsets that break the contract and for null pointers.
 
 #include <pscan/error.hpp>
 
@@ -23,6 +23,24 @@ inline invalid_argument offsets_error(const char* algorithm, std::int64_t positi
                           "])");
 }
 
+// The error for a null raw pointer given as `argument` over n elements (n < 0: a count the offsets
+// give, not read yet).
+inline invalid_argument null_pointer_error(const char* algorithm, const char* argument,
+                                           std::int64_t n) {
+  return invalid_argument(std::string(algorithm) + ": `" + argument + "` is a null pointer" +
+                          (n >= 0 ? " with n = " + std::to_string(n) : std::string()));
+}
+
+// True for a null raw pointer; an iterator of any other kind is never null.
+template <class It>
+constexpr bool is_null_pointer(const It& it) {
+  if constexpr (std::is_pointer_v<It>) {
+    return it == nullptr;
+  } else {
+    return false;
+  }
+}
+
 // offsets[0] >= 0 and offsets non-decreasing; throws pscan::invalid_argument naming the first
 // offending position. Then each of `elementwise` ({name, iterator}: the values and outputs
 // indexed by the offsets) that is a null raw pointer while the offsets span elements throws: the
@@ -38,12 +56,7 @@ void check_host_offsets(const char* algorithm, OffIt first, OffIt last,
   const std::int64_t n =
       m > 1 ? static_cast<std::int64_t>(first[m - 1]) - static_cast<std::int64_t>(first[0]) : 0;
   const auto check = [&](const char* name, const auto& it) {
-    if constexpr (std::is_pointer_v<std::decay_t<decltype(it)>>) {
-      if (n > 0 && it == nullptr) {
-        throw invalid_argument(std::string(algorithm) + ": `" + name +
-                               "` is a null pointer with n = " + std::to_string(n));
-      }
-    }
+    if (n > 0 && is_null_pointer(it)) throw null_pointer_error(algorithm, name, n);
   };
   (check(elementwise.first, elementwise.second), ...);
 }
