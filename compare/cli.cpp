@@ -215,16 +215,16 @@ std::vector<group> preset_groups(const std::string& preset) {
   }
   if (preset == "quick") {  // minutes on a 2-core laptop: 3 types, sizes x16 apart
     const std::vector<element> three{element::i32, element::f64, element::affine};
-    // thrust_omp's reduce by key takes over a second a run at 2^24 on two cores, half of the
-    // matrix's time: the quick matrix times it up to 2^20.
-    std::vector<std::string> but_thrust_omp;
+    // The largest size without the implementations whose quick cap (registry.cpp) is below it.
+    const std::int64_t largest = k << 14;
+    std::vector<std::string> within_cap;
     for (const registration& r : registrations()) {
-      if (runs_on(r, target::cpu) && std::string(r.name) != "thrust_omp") {
-        but_thrust_omp.push_back(r.name);
+      if (runs_on(r, target::cpu) && (r.quick_max_n == 0 || r.quick_max_n >= largest)) {
+        within_cap.push_back(r.name);
       }
     }
     return {group{target::cpu, host_algos, three, geometric(k << 2, k << 10, 16), {}},
-            group{target::cpu, host_algos, three, {k << 14}, but_thrust_omp},
+            group{target::cpu, host_algos, three, {largest}, within_cap},
             group{target::gpu, algos, three, geometric(k, k << 18, 16), {}}};
   }
   if (preset == "papers") {  // Harris' table (exclusive f32) and LightScan's Tables 2/3 (inclusive)

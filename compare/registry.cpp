@@ -43,8 +43,10 @@ const std::vector<registration>& registrations() {
       {"gnu_parallel", sides::cpu, role::contender, "__gnu_parallel::partial_sum and accumulate",
        "GNU parallel mode needs libstdc++ with OpenMP"},
       {"copy", sides::both, role::copy, "a copy of the n elements: the bandwidth limit", ""},
+      // Its reduce by key takes over a second a run at 2^24 on two cores, half of the quick
+      // matrix's time.
       {"thrust_omp", sides::cpu, role::contender, "Thrust's OpenMP system (thrust::omp::par)",
-       "needs CCCL's Thrust headers and OpenMP at configure time"},
+       "needs CCCL's Thrust headers and OpenMP at configure time", std::int64_t{1} << 20},
       {"cuda_multipass", sides::gpu, role::contender, "pscan::cuda_multipass",
        "the cuda_multipass backend is not built (no CUDA, or the backend is not in this tree)"},
       {"cuda_chained", sides::gpu, role::contender, "pscan::cuda_chained",

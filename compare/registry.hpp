@@ -2,6 +2,7 @@
 // Every implementation the harness knows, built into this binary or not: one row each, from which
 // --impl, --help, --list, the plan's notes and the reports take names, targets and roles.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct registration {
   role part;
   const char* summary;  // one line for --help and --list
   const char* needs;    // why a binary may lack it
+  std::int64_t quick_max_n = 0;  // the largest n the quick preset times it at (0: every n)
 };
 
 const std::vector<registration>& registrations();                // in report order
