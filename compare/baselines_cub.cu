@@ -1,6 +1,6 @@
 // CUB baselines (DeviceScan, DeviceReduce, DeviceSegmentedReduce; cub_host: DeviceReduce with its
-// result copied to the host), the GPU copy, and reduce_floor (DeviceReduce as segmented_reduce's
-// limit). Temporary storage and the pinned host value are allocated when the run is prepared,
+// result copied to the host; cub_from_offsets: the scan by offsets from keys built from the
+// offsets), the GPU copy, and reduce_floor (DeviceReduce as segmented_reduce's limit). Temporary storage and the pinned host value are allocated when the run is prepared,
 // outside the timed region.
 
 #include "flagged_iterators.cuh"
@@ -12,6 +12,7 @@
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cuda/std/functional>
 
+#include <algorithm>
 #include <memory>
 #include <type_traits>
 
@@ -176,7 +177,74 @@ implementation gpu_reduce_floor() {
   return impl;
 }
 
+// A 1 at the start of each segment after the first (positions from offsets[0]; empty segments at
+// the end mark nothing): the flags whose inclusive sum is a key per element.
+__global__ void mark_segment_starts(const offset_type* offsets, std::int64_t segments,
+                                    std::int64_t n, key_type* flags) {
+  const std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x + 1;
+  if (i >= segments) return;
+  const std::int64_t at = offsets[i] - offsets[0];
+  if (at < n) flags[at] = 1;
+}
+
+// The scan by offsets as a CUB user holding CSR offsets must run it (CUB 3.0 has no scan by
+// offsets): a key per element from the offsets (zeroed flags, a 1 scattered at each segment
+// start, DeviceScan::InclusiveSum), then DeviceScan's scan by key; the keys are built inside the
+// timed run, into buffers allocated when it is prepared. The scatter is the only kernel of the
+// harness's own: one thread an offset.
+template <class T>
+prepared_run scan_from_offsets(const cell_buffers& b) {
+  const auto n = static_cast<std::size_t>(b.n);
+  auto flags = device_allocation(n * sizeof(key_type));
+  auto keys = device_allocation(n * sizeof(key_type));
+  const auto* flag_data = static_cast<key_type*>(flags.get());
+  auto* key_data = static_cast<key_type*>(keys.get());
+  const auto scan_keys = [=](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return cub::DeviceScan::InclusiveSum(temp, bytes, flag_data, key_data, b.n, s);
+  };
+  const auto scan_values = [=](void* temp, std::size_t& bytes, cudaStream_t s) {
+    cell_buffers by_key = b;
+    by_key.keys = key_data;
+    return cub_call<T>(temp, bytes, algorithm::inclusive_scan_by_key, by_key);
+  };
+  std::size_t key_bytes = 0, value_bytes = 0;
+  const auto stream = static_cast<cudaStream_t>(b.stream);
+  PSCAN_CUDA_CHECK(scan_keys(nullptr, key_bytes, stream));
+  PSCAN_CUDA_CHECK(scan_values(nullptr, value_bytes, stream));
+  const std::size_t bytes = std::max(key_bytes, value_bytes);
+  auto temp = device_allocation(bytes);
+  return prepared_run{[=] {
+    PSCAN_CUDA_CHECK(cudaMemsetAsync(flags.get(), 0, n * sizeof(key_type), stream));
+    if (b.segments > 1) {
+      constexpr int threads = 256;
+      const auto blocks = static_cast<unsigned>((b.segments - 1 + threads - 1) / threads);
+      mark_segment_starts<<<blocks, threads, 0, stream>>>(b.offsets, b.segments, b.n,
+                                                          static_cast<key_type*>(flags.get()));
+      PSCAN_CUDA_CHECK(cudaGetLastError());
+    }
+    std::size_t temp_bytes = bytes;
+    PSCAN_CUDA_CHECK(scan_keys(temp.get(), temp_bytes, stream));
+    temp_bytes = bytes;
+    PSCAN_CUDA_CHECK(scan_values(temp.get(), temp_bytes, stream));
+  }};
+}
+
+implementation cub_from_offsets() {
+  implementation impl;
+  impl.name = "cub_from_offsets";
+  impl.library = "cub";
+  impl.where = target::gpu;
+  impl.algorithms = {algorithm::inclusive_scan_by_offsets};
+  impl.prepare = [](const cell& c, const cell_buffers& b) {
+    return with_element(c.type, [&](auto tag) {
+      return scan_from_offsets<typename decltype(tag)::type>(b);
+    });
+  };
+  return impl;
+}
+
 const built_in cub_entry([] { return cub_implementation("cub", false); });
+const built_in cub_from_offsets_entry(cub_from_offsets);
 const built_in cub_host_entry([] { return cub_implementation("cub_host", true); });
 const built_in copy_entry(gpu_copy);
 const built_in reduce_floor_entry(gpu_reduce_floor);
