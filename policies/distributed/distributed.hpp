@@ -4,10 +4,10 @@
 // slice of the result (reduce: every rank the value). The local policy does the local work; a few
 // bytes per rank cross in one MPI_Allgather per call (exchange.hpp).
 
-#include "policy.hpp"
-#include "reduce.hpp"
-#include "reduce_by_key.hpp"
-#include "scan.hpp"
-#include "scan_by_offsets.hpp"
-#include "segmented_reduce.hpp"
-#include "segmented_scan.hpp"
+#include <pscan/policies/distributed/policy.hpp>
+#include <pscan/policies/distributed/reduce.hpp>
+#include <pscan/policies/distributed/reduce_by_key.hpp>
+#include <pscan/policies/distributed/scan.hpp>
+#include <pscan/policies/distributed/scan_by_offsets.hpp>
+#include <pscan/policies/distributed/segmented_reduce.hpp>
+#include <pscan/policies/distributed/segmented_scan.hpp>

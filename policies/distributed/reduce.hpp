@@ -6,8 +6,7 @@
 // writes device memory, in its stream's order) as the reduce_into of an empty range from that
 // value.
 
-#include "totals.hpp"
-
+#include <pscan/policies/distributed/totals.hpp>
 #include <pscan/reduce.hpp>
 
 #include <cstdint>

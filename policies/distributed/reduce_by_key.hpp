@@ -5,11 +5,10 @@
 // goes on drops it, and the rank where it ends folds the earlier ranks' parts into its first run
 // (in order: op sees them left to right) and writes the run's first key. Nothing moves.
 
-#include "exchange.hpp"
-#include "local.hpp"
-#include "policy.hpp"
-
 #include <pscan/detail/partial.hpp>
+#include <pscan/policies/distributed/exchange.hpp>
+#include <pscan/policies/distributed/local.hpp>
+#include <pscan/policies/distributed/policy.hpp>
 #include <pscan/reduce.hpp>
 #include <pscan/reduce_by_key.hpp>
 #include <pscan/scan.hpp>

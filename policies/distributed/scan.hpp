@@ -5,9 +5,8 @@
 // totals in rank order) as that scan's init: 3n local traffic (the last rank, whose total nobody
 // needs, 2n) and `rank` op calls on the host.
 
-#include "totals.hpp"
-
 #include <pscan/detail/transformed.hpp>
+#include <pscan/policies/distributed/totals.hpp>
 #include <pscan/scan.hpp>
 
 namespace pscan::distributed_backend {

@@ -4,10 +4,9 @@
 // whether their arguments and offsets are valid (one MPI_Allgather), then each scans its own
 // segments with the local policy.
 
-#include "exchange.hpp"
-#include "policy.hpp"
-#include "segmented_reduce.hpp"
-
+#include <pscan/policies/distributed/exchange.hpp>
+#include <pscan/policies/distributed/policy.hpp>
+#include <pscan/policies/distributed/segmented_reduce.hpp>
 #include <pscan/segmented.hpp>
 
 #include <cstdint>

@@ -4,13 +4,12 @@
 // ranks exchange only whether their arguments are valid (one MPI_Allgather), then each reduces
 // its segments with the local policy.
 
-#include "exchange.hpp"
-#include "policy.hpp"
-
 #include <pscan/detail/config.hpp>
 #include <pscan/detail/host_offsets.hpp>
 #include <pscan/detail/index_iterator.hpp>
 #include <pscan/functional.hpp>
+#include <pscan/policies/distributed/exchange.hpp>
+#include <pscan/policies/distributed/policy.hpp>
 #include <pscan/reduce.hpp>
 #include <pscan/segmented.hpp>
 

@@ -9,13 +9,12 @@
 // settles it for the ranks up to itself after the exchange: still one MPI_Allgather per call. The
 // local work is the local policy's plain scans over the pairs, with the carry-in as init.
 
-#include "exchange.hpp"
-#include "local.hpp"
-#include "policy.hpp"
-
 #include <pscan/detail/dispatch.hpp>
 #include <pscan/detail/index_iterator.hpp>
 #include <pscan/detail/segmented_generic.hpp>
+#include <pscan/policies/distributed/exchange.hpp>
+#include <pscan/policies/distributed/local.hpp>
+#include <pscan/policies/distributed/policy.hpp>
 #include <pscan/scan.hpp>
 
 #include <cstdint>

@@ -3,11 +3,10 @@
 // total with the local policy, and every rank's total (or nothing, for an empty range) crosses in
 // the call's one MPI_Allgather.
 
-#include "exchange.hpp"
-#include "local.hpp"
-#include "policy.hpp"
-
 #include <pscan/detail/dispatch.hpp>
+#include <pscan/policies/distributed/exchange.hpp>
+#include <pscan/policies/distributed/local.hpp>
+#include <pscan/policies/distributed/policy.hpp>
 
 #include <cstdint>
 #include <vector>

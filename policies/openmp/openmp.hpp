@@ -7,7 +7,7 @@
 #error "pscan::omp needs OpenMP: compile with -fopenmp (link the pscan::pscan target)"
 #endif
 
-#include "policy.hpp"
-#include "reduce.hpp"
-#include "scan.hpp"
-#include "segmented_reduce.hpp"
+#include <pscan/policies/openmp/policy.hpp>
+#include <pscan/policies/openmp/reduce.hpp>
+#include <pscan/policies/openmp/scan.hpp>
+#include <pscan/policies/openmp/segmented_reduce.hpp>

@@ -2,12 +2,10 @@
 // pscan::omp reduce and reduce_into: the threads reduce contiguous chunks, a few each; the calling
 // thread then folds init and the chunk results in chunk order, so op need not be commutative.
 
-#include "partials.hpp"
-#include "policy.hpp"
-
-#include <pscan/policies/sequential/sequential.hpp>
-
 #include <pscan/detail/index_iterator.hpp>
+#include <pscan/policies/openmp/partials.hpp>
+#include <pscan/policies/openmp/policy.hpp>
+#include <pscan/policies/sequential/sequential.hpp>
 
 #include <cstdint>
 #include <vector>

@@ -12,15 +12,13 @@
 // the team's threads took any. The chunks of a segmented input reduce only their tail
 // (segmented_chunks.hpp).
 
-#include "partials.hpp"
-#include "policy.hpp"
-#include "scan_passes.hpp"
-#include "segmented_chunks.hpp"
-
-#include <pscan/policies/sequential/sequential.hpp>
-
 #include <pscan/detail/grouping.hpp>
 #include <pscan/detail/index_iterator.hpp>
+#include <pscan/policies/openmp/partials.hpp>
+#include <pscan/policies/openmp/policy.hpp>
+#include <pscan/policies/openmp/scan_passes.hpp>
+#include <pscan/policies/openmp/segmented_chunks.hpp>
+#include <pscan/policies/sequential/sequential.hpp>
 
 #include <omp.h>
 

@@ -3,7 +3,7 @@
 // from the one before), the same range rescanned in the stretches a reduction of it took
 // (partials.hpp), and both passes fused for a range whose carry is known before it starts.
 
-#include "partials.hpp"
+#include <pscan/policies/openmp/partials.hpp>
 
 #include <cstdint>
 #include <iterator>

@@ -9,14 +9,13 @@
 // chunks' passes (scan_passes.hpp), the outputs and the total taking the chain's marks (head, run
 // count). A chunk without a head (inside a long segment) is all plain range, from the carry.
 
-#include "partials.hpp"
-#include "scan_passes.hpp"
-
 #include <pscan/detail/grouping.hpp>
 #include <pscan/detail/index_iterator.hpp>
 #include <pscan/detail/runs.hpp>
 #include <pscan/detail/segmented_generic.hpp>
 #include <pscan/detail/transformed.hpp>
+#include <pscan/policies/openmp/partials.hpp>
+#include <pscan/policies/openmp/scan_passes.hpp>
 
 #include <cstdint>
 #include <type_traits>

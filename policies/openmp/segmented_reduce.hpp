@@ -6,12 +6,11 @@
 // slice it took; the segments cut at slice boundaries leave partials that a short ordered fix-up
 // combines.
 
-#include "partials.hpp"
-#include "policy.hpp"
-#include "reduce.hpp"
-
 #include <pscan/detail/host_offsets.hpp>
 #include <pscan/detail/merge_path.hpp>
+#include <pscan/policies/openmp/partials.hpp>
+#include <pscan/policies/openmp/policy.hpp>
+#include <pscan/policies/openmp/reduce.hpp>
 
 #include <algorithm>
 #include <cstdint>

@@ -4,11 +4,9 @@
 // for what the hosts must agree on before any GPU work is queued (every rank's arguments: a bad
 // one on any rank throws on all of them, nothing written, no rank left waiting in a collective).
 
-#include "policy.hpp"
-
-#include <pscan/policies/distributed/exchange.hpp>
-
 #include <pscan/error.hpp>
+#include <pscan/policies/distributed/exchange.hpp>
+#include <pscan/policies/distributed/nccl/policy.hpp>
 
 #include <cuda_runtime.h>
 #include <mpi.h>

@@ -5,8 +5,7 @@
 // run edges or only their checks through MPI_Allgather, their local work on the GPU as with any
 // local policy.
 
-#include "policy.hpp"
-
+#include <pscan/policies/distributed/nccl/policy.hpp>
 #include <pscan/policies/distributed/reduce.hpp>
 #include <pscan/policies/distributed/reduce_by_key.hpp>
 #include <pscan/policies/distributed/scan_by_offsets.hpp>

@@ -6,9 +6,8 @@
 // memory traffic (the last rank, whose total nobody needs, 2n), one ncclAllGather of a few bytes
 // per rank, and no host synchronisation.
 
-#include "totals.hpp"
-
 #include <pscan/detail/dispatch.hpp>
+#include <pscan/policies/distributed/nccl/totals.hpp>
 #include <pscan/scan.hpp>
 
 #include <cstdint>

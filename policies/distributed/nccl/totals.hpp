@@ -7,13 +7,11 @@
 // reduce_into of the lower ranks' records, in rank order, into the carry-in that the local scan
 // reads as a future_value. No host synchronisation.
 
-#include "policy.hpp"
-
-#include <pscan/policies/distributed/exchange.hpp>
-#include <pscan/policies/distributed/local.hpp>
-
 #include <pscan/policies/cuda_common/check.cuh>
 #include <pscan/policies/cuda_common/runtime/temporary.cuh>
+#include <pscan/policies/distributed/exchange.hpp>
+#include <pscan/policies/distributed/local.hpp>
+#include <pscan/policies/distributed/nccl/policy.hpp>
 
 #include <pscan/detail/config.hpp>
 #include <pscan/error.hpp>
