@@ -6,7 +6,7 @@
 #include "flagged_iterators.cuh"
 #include "implementation.hpp"
 
-#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/runtime/check.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_reduce.cuh>

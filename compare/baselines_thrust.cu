@@ -5,7 +5,7 @@
 #include "flagged_iterators.cuh"
 #include "implementation.hpp"
 
-#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/runtime/check.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
 #include <thrust/reduce.h>

@@ -4,7 +4,7 @@
 #include "gpu.hpp"
 #include "types.hpp"
 
-#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/runtime/check.cuh>
 #include <cuda_runtime.h>
 
 #include <chrono>

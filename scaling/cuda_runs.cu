@@ -1,7 +1,7 @@
 // The GPU part of pscan-scaling: device buffers, the policy on a stream of its own, each run
 // synchronised before its clock stops. Ranks on one host take the host's devices in turn.
 
-#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/runtime/check.cuh>
 
 #if PSCAN_SCALING_NCCL
 #include <pscan/policies/distributed/nccl/nccl.hpp>

@@ -31,7 +31,7 @@
 #include <pscan/policies/cuda_common/grouping.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
-#include <pscan/policies/cuda_common/runtime/device_info.cuh>
+#include <pscan/runtime/device_info.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
 #include <pscan/policies/cuda_common/tile/segmented_tile_scan.cuh>
 #include <pscan/policies/cuda_common/utility.cuh>
@@ -269,12 +269,13 @@ bool kernels<cuda_chained_backend::chained>::scan_by_offsets(const P& p, InIt va
     return false;
   }
   const auto kernel = &offsets_scan_kernel<typename Build::archs, Exclusive, T, InIt, OffIt, OutIt, Init, Op>;
-  prefer_shared_memory(reinterpret_cast<const void*>(kernel));  // tiles live there
+  runtime::prefer_shared_memory(reinterpret_cast<const void*>(kernel));  // tiles live there
   // One wave: the element count is the device's to read.
-  const device_info& device = current_device_info();
+  const runtime::device_info& device = runtime::current_device_info();
   const std::int64_t blocks =
       std::int64_t{device.sm_count} *
-      std::max(1, max_active_blocks_per_sm(reinterpret_cast<const void*>(kernel), block::threads));
+      std::max(1, runtime::max_active_blocks_per_sm(reinterpret_cast<const void*>(kernel),
+                                                    block::threads));
   const call_scratch scratch(p, tile_state<A>::buffer_bytes(static_cast<std::uint64_t>(blocks)),
                              tile_state<A>::layout);
   kernel<<<static_cast<unsigned>(blocks), block::threads, 0, p.stream>>>(

@@ -13,7 +13,7 @@
 #include <pscan/policies/cuda_chained/tile_state.cuh>
 #include <pscan/policies/cuda_chained/tuning.cuh>
 
-#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/runtime/check.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
 #include <pscan/policies/cuda_common/launch.cuh>
 #include <pscan/policies/cuda_common/single_block_reduce.cuh>

@@ -15,10 +15,10 @@
 #include <pscan/policies/cuda_chained/tile_state.cuh>
 #include <pscan/policies/cuda_chained/tuning.cuh>
 
-#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/runtime/check.cuh>
 #include <pscan/policies/cuda_common/grouping.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
-#include <pscan/policies/cuda_common/runtime/device_info.cuh>
+#include <pscan/runtime/device_info.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
 #include <pscan/policies/cuda_common/utility.cuh>
 
@@ -50,9 +50,9 @@ void chained_scan(const P& p, InIt first, std::int64_t n, OutIt out, const Init&
   cuda_common::call_scratch scratch(p, tile_state<A>::buffer_bytes(entries), tile_state<A>::layout);
   const tile_state<A> state(scratch.data(), scratch.epoch());
   const auto launch = [&](auto kernel) {
-    cuda_common::prefer_shared_memory(reinterpret_cast<const void*>(kernel));  // tiles live there
+    runtime::prefer_shared_memory(reinterpret_cast<const void*>(kernel));  // tiles live there
     if constexpr (block::dynamic_shared_bytes > 0) {
-      cuda_common::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel),
+      runtime::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel),
                                                block::dynamic_shared_bytes);
     }
     kernel<<<static_cast<unsigned int>(tiles), block::threads, block::dynamic_shared_bytes,
@@ -83,7 +83,7 @@ bool cluster_scan(const cuda_common::policy_state& p, InIt first, std::int64_t n
   const auto kernel =
       &cluster_scan_kernel<typename Build::archs, Exclusive, HasInit, ITEMS, A, InIt, OutIt, Op, Init>;
   if (tiles >
-      cuda_common::max_cluster_blocks(reinterpret_cast<const void*>(kernel), cfg::scan_threads)) {
+      runtime::max_cluster_blocks(reinterpret_cast<const void*>(kernel), cfg::scan_threads)) {
     return false;
   }
   cudaLaunchAttribute cluster;
@@ -138,7 +138,7 @@ void kernels<cuda_chained_backend::chained>::scan(const P& p, InIt first, std::i
   const std::int64_t small_tiles = cuda_common::ceil_div<std::int64_t>(
       n, std::int64_t{tuning<A, Build::target>::scan_threads} * input::small_items);
   if (small_tiles <= std::int64_t{tuning<A, Build::target>::small_tiles_per_sm} *
-                         cuda_common::current_device_info().sm_count) {
+                         runtime::current_device_info().sm_count) {
     impl::chained_scan<Build, input::small_items, Exclusive, HasInit>(p, first, n, out, init, op);
   } else {
     impl::chained_scan<Build, input::items, Exclusive, HasInit>(p, first, n, out, init, op);

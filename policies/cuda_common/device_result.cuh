@@ -5,7 +5,7 @@
 // ordered on the stream like any other write, with nothing for the host to wait on). And the
 // reduction of an empty range, init, published the same way.
 
-#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/runtime/check.cuh>
 
 #include <pscan/future_value.hpp>
 

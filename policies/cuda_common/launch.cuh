@@ -3,7 +3,7 @@
 // second dimension and kernels read their block's 64-bit index with grid_block_index(). And the
 // grid of a reduction over block shares.
 
-#include <pscan/policies/cuda_common/runtime/device_info.cuh>
+#include <pscan/runtime/device_info.cuh>
 #include <pscan/policies/cuda_common/utility.cuh>
 
 #include <pscan/error.hpp>
@@ -50,8 +50,8 @@ std::int64_t share_blocks(const void* kernel, std::int64_t n) {
   if (n <= single_block_steps * step) return 1;
   constexpr std::int64_t waves = 8;
   const std::int64_t resident =
-      std::int64_t{current_device_info().sm_count} *
-      std::max(1, max_active_blocks_per_sm(kernel, Range::block_threads));
+      std::int64_t{runtime::current_device_info().sm_count} *
+      std::max(1, runtime::max_active_blocks_per_sm(kernel, Range::block_threads));
   return std::min(waves * resident, ceil_div(n, step));
 }
 

@@ -3,8 +3,8 @@
 // mode and synchronize() for input only the device sees, and the check of iterator arguments
 // (null or host pointers are rejected before any work).
 
-#include <pscan/policies/cuda_common/check.cuh>
-#include <pscan/policies/cuda_common/runtime/device_info.cuh>
+#include <pscan/runtime/check.cuh>
+#include <pscan/runtime/device_info.cuh>
 
 #include <pscan/runtime/pointer_check.cuh>
 #include <pscan/runtime/resource.cuh>
@@ -115,11 +115,11 @@ struct policy_base : policy_state {
   // offset that a segmented_reduce or a scan by offsets (the _into forms) on this device (on any
   // stream, graph replays included) found since the last synchronize().
   void synchronize() const {
-    if (is_capturing(stream)) {
+    if (runtime::is_capturing(stream)) {
       throw invalid_argument(
           "pscan: synchronize(): the policy's stream is capturing a CUDA graph");
     }
-    unsigned long long* report = current_device_info().bad_offsets_report;
+    unsigned long long* report = runtime::current_device_info().bad_offsets_report;
     unsigned long long* taken = nullptr;
     unsigned long long first_bad = no_bad_offset;
     PSCAN_CUDA_CHECK(cudaMallocAsync(&taken, sizeof *taken, stream));

@@ -3,7 +3,7 @@
 // every call runs on a non-blocking stream, so work a backend wrongly puts on the default stream
 // races with it and shows; download synchronises that stream before reading back.
 
-#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/runtime/check.cuh>
 
 #include <cuda_runtime.h>
 

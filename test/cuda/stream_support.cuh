@@ -3,7 +3,7 @@
 // keeps a stream busy, the work a function enqueues captured into an instantiated graph, copies in
 // that stream's order; a chained policy on a stream, deterministic or not as a run-time choice.
 
-#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/runtime/check.cuh>
 
 #include <pscan/pscan.hpp>
 

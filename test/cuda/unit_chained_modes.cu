@@ -12,7 +12,7 @@
 #include "unit_support.cuh"
 
 #include <pscan/policies/cuda_chained/scan.cuh>
-#include <pscan/policies/cuda_common/runtime/tile_state_cache.cuh>
+#include <pscan/runtime/tile_state_cache.cuh>
 
 #include <pscan/detail/segmented_generic.hpp>
 
@@ -264,7 +264,7 @@ TEST_CASE("a scan captured into a graph is right on every replay") {
 
 TEST_CASE("tile-state cache: epochs advance, streams, layouts and concurrent calls get their own "
           "zeroed buffers") {
-  using pscan::cuda_common::lease_tile_state;
+  using pscan::runtime::lease_tile_state;
   cudaStream_t a = nullptr, b = nullptr;
   PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
   PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));

@@ -139,7 +139,7 @@ static_assert(pscan::cuda_chained.resource == nullptr);  // no caller resource b
 static_assert(pscan::cuda_multipass.resource == nullptr);
 #endif
 
-std::size_t pool_reserved() { return pscan::cuda_common::device_pool_reserved_bytes(); }
+std::size_t pool_reserved() { return pscan::runtime::device_pool_reserved_bytes(); }
 
 struct three_x_plus_one {
   __host__ __device__ std::int64_t operator()(std::int64_t x) const { return 3 * x + 1; }

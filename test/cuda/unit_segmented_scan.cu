@@ -10,7 +10,7 @@
 
 #include <pscan/policies/cuda_chained/scan_kernels.cuh>
 #include <pscan/policies/cuda_chained/tuning.cuh>
-#include <pscan/policies/cuda_common/runtime/device_info.cuh>
+#include <pscan/runtime/device_info.cuh>
 
 #include "conformance/reference.hpp"
 #include "conformance/value_kinds.hpp"
@@ -232,7 +232,7 @@ TEST_CASE_TEMPLATE("segmented scans across tile edges", Fixture, CUDA_FIXTURES) 
 
 TEST_CASE_TEMPLATE("reduce_by_key across its tile edges", Fixture, CUDA_FIXTURES) {
   CONFORMANCE_SEEDED_RANDOM(random);
-  const std::int64_t sms = pscan::cuda_common::current_device_info().sm_count;
+  const std::int64_t sms = pscan::runtime::current_device_info().sm_count;
   conformance::for_each_kind_and_size(
       conformance::all_kinds{}, {3, 0}, [&](auto kind, std::int64_t tiles) {
         using K = decltype(kind);

@@ -10,7 +10,7 @@
 #include <pscan/policies/distributed/nccl/over_mpi.hpp>
 #include <pscan/policies/distributed/nccl/scan.hpp>
 
-#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/runtime/check.cuh>
 
 #include <cuda_runtime.h>
 #include <mpi.h>

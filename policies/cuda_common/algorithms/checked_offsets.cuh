@@ -5,9 +5,9 @@
 // segmented_reduce's checked mode runs it; the scans by offsets always do (their kernels are
 // sized by that range).
 
-#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/runtime/check.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
-#include <pscan/policies/cuda_common/runtime/device_info.cuh>
+#include <pscan/runtime/device_info.cuh>
 #include <pscan/policies/cuda_common/runtime/temporary.cuh>
 #include <pscan/policies/cuda_common/utility.cuh>
 
@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(check_offsets_block_threads)
 template <class Derived, class OffIt>
 offsets_check check_offsets(const policy_base<Derived>& p, const char* algorithm, OffIt offsets,
                             std::int64_t count, const char* remedy = "") {
-  if (is_capturing(p.stream)) {
+  if (runtime::is_capturing(p.stream)) {
     throw invalid_argument(std::string(algorithm) +
                            ": the check of the offsets waits for the device, which a stream "
                            "capturing a CUDA graph cannot" + remedy);
@@ -92,7 +92,7 @@ offsets_check check_offsets(const policy_base<Derived>& p, const char* algorithm
                                    p.stream));
   const std::int64_t blocks =
       std::min<std::int64_t>(ceil_div<std::int64_t>(count, check_offsets_block_threads),
-                             std::int64_t{current_device_info().sm_count} * 8);
+                             std::int64_t{runtime::current_device_info().sm_count} * 8);
   check_offsets_kernel<<<static_cast<unsigned>(blocks), check_offsets_block_threads, 0, p.stream>>>(
       offsets, count, found.data());
   PSCAN_CUDA_CHECK_LAUNCH();

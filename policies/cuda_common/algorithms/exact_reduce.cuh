@@ -7,7 +7,7 @@
 // the grid, the block order and the GPU change no bit of it.
 
 #include <pscan/policies/cuda_common/block/block_exact_sum.cuh>
-#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/runtime/check.cuh>
 #include <pscan/policies/cuda_common/launch.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
@@ -105,8 +105,9 @@ auto exact_reduce_to_sink(const policy_base<P>& p, InIt first, std::int64_t n,
   using sink_type = decltype(make_sink());
   const auto kernel = &exact_reduce_kernel<compiled_archs, T, InIt, sink_type>;
   const std::int64_t resident =
-      std::int64_t{current_device_info().sm_count} *
-      std::max(1, max_active_blocks_per_sm(reinterpret_cast<const void*>(kernel), threads));
+      std::int64_t{runtime::current_device_info().sm_count} *
+      std::max(1,
+               runtime::max_active_blocks_per_sm(reinterpret_cast<const void*>(kernel), threads));
   const std::int64_t blocks = std::max(std::min(resident, ceil_div(n, std::int64_t{threads} * items)),
                                        ceil_div(n, max_block_values));
   const call_scratch scratch(p, std::max(scratch_head_bytes, sizeof(accumulator<T>)),

@@ -14,10 +14,10 @@
 
 #include <pscan/policies/cuda_common/algorithms/checked_offsets.cuh>
 #include <pscan/policies/cuda_common/block/block_scan.cuh>
-#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/runtime/check.cuh>
 #include <pscan/policies/cuda_common/launch.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
-#include <pscan/policies/cuda_common/runtime/device_info.cuh>
+#include <pscan/runtime/device_info.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
 #include <pscan/policies/cuda_common/tile/merge_path.cuh>
@@ -235,12 +235,12 @@ void segmented_reduce(const policy_base<Derived>& p, InIt values, OffIt offsets_
     const auto kernel = &segmented_reduce_kernel<typename Build::archs, A, InIt, OffIt, OutIt, Op, Init>;
     constexpr int shared_bytes =
         static_cast<int>(sizeof(typename warp::storage)) * (cfg::block_threads / warp_threads);
-    allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), shared_bytes);
+    runtime::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), shared_bytes);
     // One wave: the element count is the device's to read.
-    const device_info& device = current_device_info();
+    const runtime::device_info& device = runtime::current_device_info();
     const std::int64_t blocks =
         std::int64_t{device.sm_count} *
-        std::max(1, max_active_blocks_per_sm(reinterpret_cast<const void*>(kernel),
+        std::max(1, runtime::max_active_blocks_per_sm(reinterpret_cast<const void*>(kernel),
                                              cfg::block_threads, shared_bytes));
     // The counters at the head, then the blocks' records.
     static_assert(sizeof(segmented_reduce_state) <= scratch_head_bytes);

@@ -7,10 +7,10 @@
 // caller's resource (all device memory must come from it), or while the stream is captured into a
 // graph (a replay must not reuse the captured epoch), a zeroed temporary.
 
-#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/runtime/check.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
 #include <pscan/policies/cuda_common/runtime/temporary.cuh>
-#include <pscan/policies/cuda_common/runtime/tile_state_cache.cuh>
+#include <pscan/runtime/tile_state_cache.cuh>
 
 #include <cuda_runtime.h>
 
@@ -36,8 +36,8 @@ class call_scratch {
   // lease_tile_state).
   template <class Derived>
   call_scratch(const policy_base<Derived>& p, std::size_t bytes, int layout) {
-    if (p.resource == nullptr && !is_capturing(p.stream)) {
-      lease_ = lease_tile_state(explicit_stream(p.stream), bytes, layout);
+    if (p.resource == nullptr && !runtime::is_capturing(p.stream)) {
+      lease_ = runtime::lease_tile_state(explicit_stream(p.stream), bytes, layout);
       data_ = lease_.data();
       epoch_ = lease_.epoch();
       return;
@@ -68,7 +68,7 @@ class call_scratch {
 
  private:
   static constexpr std::size_t alignment = 256;
-  tile_state_lease lease_;
+  runtime::tile_state_lease lease_;
   std::optional<temporary_buffer<unsigned char>> fresh_;
   void* data_ = nullptr;
   std::uint32_t epoch_ = 0;

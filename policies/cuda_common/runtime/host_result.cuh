@@ -7,7 +7,7 @@
 // publishing kernel's threads may still be exiting (cudaStreamQuery may briefly say not ready).
 // One slot per host thread (lib/host_result.cu): one result in flight per thread.
 
-#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/runtime/check.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
 
 #include <pscan/error.hpp>
@@ -25,14 +25,11 @@
 namespace pscan::cuda_common {
 
 // The calling thread's slot and the host's wait on it: libpscan's (lib/host_result.cu).
-using runtime::acquire_host_result_slot;
-using runtime::host_result_slot;
-using runtime::wait_host_result_slot;
 
 // Throws pscan::invalid_argument when `stream` is capturing a graph: `algorithm` returns a host
 // value, which a graph cannot. Call it before any work, so that the capture stays valid.
 inline void reject_graph_capture(cudaStream_t stream, const char* algorithm) {
-  if (is_capturing(stream)) {
+  if (runtime::is_capturing(stream)) {
     throw invalid_argument(std::string(algorithm) +
                            ": the policy's stream is capturing a CUDA graph; a call that returns "
                            "a host value cannot be captured");
@@ -55,7 +52,7 @@ class host_result {
   // Host, right before the launch that publishes: an exception between acquire() and a
   // successful wait() retires the slot (its kernel may still write it).
   static host_result acquire() {
-    return host_result(acquire_host_result_slot(value_offset + sizeof(T)));
+    return host_result(runtime::acquire_host_result_slot(value_offset + sizeof(T)));
   }
 
   // Device, one thread, once: the value, then the word with a system-scope release.
@@ -68,15 +65,15 @@ class host_result {
 
   // Host, on the thread that called acquire(), with the stream the publishing kernel runs on.
   T wait(cudaStream_t stream) const {
-    wait_host_result_slot(slot_, explicit_stream(stream));
+    runtime::wait_host_result_slot(slot_, explicit_stream(stream));
     T value;
     std::memcpy(&value, slot_.base + value_offset, sizeof(T));
     return value;
   }
 
  private:
-  explicit host_result(const host_result_slot& slot) : slot_(slot) {}
-  host_result_slot slot_;
+  explicit host_result(const runtime::host_result_slot& slot) : slot_(slot) {}
+  runtime::host_result_slot slot_;
 };
 
 }  // namespace pscan::cuda_common

@@ -19,12 +19,6 @@
 namespace pscan::cuda_common {
 
 // libpscan's pool and allocator (pscan/runtime/memory_pool.cuh).
-using runtime::allocate_from_device_pool;
-using runtime::allocate_temporary;
-using runtime::deallocate_temporary;
-using runtime::device_pool_reserved_bytes;
-using runtime::limit_device_pool;
-using runtime::release_device_pool;
 
 // `count` uninitialised objects of T in device memory, released (stream-ordered, after the work
 // queued on the stream) when the buffer goes out of scope. `resource`: the policy's (a
@@ -37,7 +31,7 @@ class temporary_buffer {
  public:
   temporary_buffer(std::size_t count, cudaStream_t stream, resource_handle resource)
       : data_(static_cast<T*>(
-            allocate_temporary(count * sizeof(T), explicit_stream(stream), resource))),
+            runtime::allocate_temporary(count * sizeof(T), explicit_stream(stream), resource))),
         count_(count),
         stream_(explicit_stream(stream)),
         resource_(resource) {}
@@ -49,7 +43,9 @@ class temporary_buffer {
   temporary_buffer(const temporary_buffer&) = delete;
   temporary_buffer& operator=(const temporary_buffer&) = delete;
 
-  ~temporary_buffer() { deallocate_temporary(data_, count_ * sizeof(T), stream_, resource_); }
+  ~temporary_buffer() {
+    runtime::deallocate_temporary(data_, count_ * sizeof(T), stream_, resource_);
+  }
 
   T* data() const noexcept { return data_; }
   std::size_t size() const noexcept { return count_; }
@@ -65,6 +61,6 @@ class temporary_buffer {
 
 namespace pscan {
 // Controls of libpscan's per-device pool of temporaries (the current device's).
-using cuda_common::limit_device_pool;
-using cuda_common::release_device_pool;
+using runtime::limit_device_pool;
+using runtime::release_device_pool;
 }  // namespace pscan

@@ -7,7 +7,7 @@
 // reduce_into of the lower ranks' records, in rank order, into the carry-in that the local scan
 // reads as a future_value. No host synchronisation.
 
-#include <pscan/policies/cuda_common/check.cuh>
+#include <pscan/runtime/check.cuh>
 #include <pscan/policies/cuda_common/runtime/temporary.cuh>
 #include <pscan/policies/distributed/exchange.hpp>
 #include <pscan/policies/distributed/local.hpp>
