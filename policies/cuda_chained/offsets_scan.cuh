@@ -31,11 +31,11 @@
 #include <pscan/policies/cuda_common/grouping.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
-#include <pscan/runtime/device_info.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
 #include <pscan/policies/cuda_common/tile/segmented_tile_scan.cuh>
 #include <pscan/policies/cuda_common/utility.cuh>
 #include <pscan/policies/cuda_common/warp/warp_search.cuh>
+#include <pscan/runtime/device_info.cuh>
 
 #include <pscan/detail/segmented_generic.hpp>
 

@@ -15,12 +15,12 @@
 #include <pscan/policies/cuda_chained/tile_state.cuh>
 #include <pscan/policies/cuda_chained/tuning.cuh>
 
-#include <pscan/runtime/check.cuh>
 #include <pscan/policies/cuda_common/grouping.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
-#include <pscan/runtime/device_info.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
 #include <pscan/policies/cuda_common/utility.cuh>
+#include <pscan/runtime/check.cuh>
+#include <pscan/runtime/device_info.cuh>
 
 #include <pscan/error.hpp>
 #include <pscan/functional.hpp>

@@ -3,8 +3,8 @@
 // second dimension and kernels read their block's 64-bit index with grid_block_index(). And the
 // grid of a reduction over block shares.
 
-#include <pscan/runtime/device_info.cuh>
 #include <pscan/policies/cuda_common/utility.cuh>
+#include <pscan/runtime/device_info.cuh>
 
 #include <pscan/error.hpp>
 

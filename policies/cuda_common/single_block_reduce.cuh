@@ -5,8 +5,8 @@
 // of a small call's cycles waiting for instructions to be fetched (ncu, no-instruction stalls);
 // a kernel this compact waits on its loads, as CUB's DeviceReduceSingleTileKernel does.
 
-#include <pscan/runtime/check.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
+#include <pscan/runtime/check.cuh>
 
 #include <pscan/future_value.hpp>
 

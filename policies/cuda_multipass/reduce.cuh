@@ -13,12 +13,12 @@
 #include <pscan/policies/cuda_multipass/policy.cuh>
 #include <pscan/policies/cuda_multipass/tuning.cuh>
 
-#include <pscan/runtime/check.cuh>
+#include <pscan/policies/cuda_common/block/block_range_reduce.cuh>
 #include <pscan/policies/cuda_common/launch.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
 #include <pscan/policies/cuda_common/single_block_reduce.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
-#include <pscan/policies/cuda_common/block/block_range_reduce.cuh>
+#include <pscan/runtime/check.cuh>
 
 #include <pscan/future_value.hpp>
 

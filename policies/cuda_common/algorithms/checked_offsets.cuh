@@ -5,11 +5,11 @@
 // segmented_reduce's checked mode runs it; the scans by offsets always do (their kernels are
 // sized by that range).
 
-#include <pscan/runtime/check.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
-#include <pscan/runtime/device_info.cuh>
 #include <pscan/policies/cuda_common/runtime/temporary.cuh>
 #include <pscan/policies/cuda_common/utility.cuh>
+#include <pscan/runtime/check.cuh>
+#include <pscan/runtime/device_info.cuh>
 
 #include <pscan/detail/host_offsets.hpp>
 #include <pscan/error.hpp>

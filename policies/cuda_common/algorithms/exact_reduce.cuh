@@ -7,11 +7,11 @@
 // the grid, the block order and the GPU change no bit of it.
 
 #include <pscan/policies/cuda_common/block/block_exact_sum.cuh>
-#include <pscan/runtime/check.cuh>
 #include <pscan/policies/cuda_common/launch.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
+#include <pscan/runtime/check.cuh>
 
 #include <pscan/detail/exact_window.hpp>
 
@@ -19,6 +19,10 @@
 #include <cstdint>
 
 namespace pscan::cuda_common {
+
+// The accumulator's scratch layout (runtime/call_scratch.cuh): counters all through.
+inline constexpr int exact_sum_layout = -1;
+
 namespace exact_reduce_impl {
 
 using pscan::detail::exact_sum;

@@ -11,11 +11,11 @@
 //    tile adding to an exact sum, at ~100x the cost.
 
 #include <pscan/policies/cuda_common/block/block_exact_sum.cuh>
-#include <pscan/runtime/check.cuh>
 #include <pscan/policies/cuda_common/launch.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
 #include <pscan/policies/cuda_common/runtime/temporary.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
+#include <pscan/runtime/check.cuh>
 
 #include <pscan/detail/exact.hpp>
 

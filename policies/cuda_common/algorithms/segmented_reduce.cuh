@@ -14,15 +14,15 @@
 
 #include <pscan/policies/cuda_common/algorithms/checked_offsets.cuh>
 #include <pscan/policies/cuda_common/block/block_scan.cuh>
-#include <pscan/runtime/check.cuh>
 #include <pscan/policies/cuda_common/launch.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
-#include <pscan/runtime/device_info.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
 #include <pscan/policies/cuda_common/tile/merge_path.cuh>
 #include <pscan/policies/cuda_common/tile/segmented_reduce_tile.cuh>
 #include <pscan/policies/cuda_common/tile/tile_io.cuh>
+#include <pscan/runtime/check.cuh>
+#include <pscan/runtime/device_info.cuh>
 
 #include <pscan/future_value.hpp>
 

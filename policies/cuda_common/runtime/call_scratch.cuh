@@ -7,9 +7,9 @@
 // caller's resource (all device memory must come from it), or while the stream is captured into a
 // graph (a replay must not reuse the captured epoch), a zeroed temporary.
 
-#include <pscan/runtime/check.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
 #include <pscan/policies/cuda_common/runtime/temporary.cuh>
+#include <pscan/runtime/check.cuh>
 #include <pscan/runtime/tile_state_cache.cuh>
 
 #include <cuda_runtime.h>
@@ -24,11 +24,10 @@ namespace pscan::cuda_common {
 inline constexpr std::size_t scratch_head_bytes = 256;
 
 // The layout of scratch whose entries carry no epoch tag (reductions' partials, block totals):
-// every call writes what it reads. Tagged layouts (the chained scans' tile state) number from 1.
+// every call writes what it reads. Tagged layouts (the chained scans' tile state) number from 1;
+// negative ones are counters all through, 0 when the call's kernels start and returned to 0 by
+// them, as a head is.
 inline constexpr int untagged_layout = 0;
-// The layout of the exact reduce's accumulator (algorithms/exact_reduce.cuh): counters all
-// through, 0 when its kernel starts and returned to 0 by it, as a head is.
-inline constexpr int exact_sum_layout = -1;
 
 class call_scratch {
  public:

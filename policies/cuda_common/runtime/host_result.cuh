@@ -7,8 +7,8 @@
 // publishing kernel's threads may still be exiting (cudaStreamQuery may briefly say not ready).
 // One slot per host thread (lib/host_result.cu): one result in flight per thread.
 
-#include <pscan/runtime/check.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
+#include <pscan/runtime/check.cuh>
 
 #include <pscan/error.hpp>
 #include <pscan/runtime/host_result.cuh>

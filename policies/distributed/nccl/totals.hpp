@@ -7,16 +7,16 @@
 // reduce_into of the lower ranks' records, in rank order, into the carry-in that the local scan
 // reads as a future_value. No host synchronisation.
 
-#include <pscan/runtime/check.cuh>
 #include <pscan/policies/cuda_common/runtime/temporary.cuh>
 #include <pscan/policies/distributed/exchange.hpp>
 #include <pscan/policies/distributed/local.hpp>
 #include <pscan/policies/distributed/nccl/policy.hpp>
+#include <pscan/runtime/check.cuh>
 
 #include <pscan/detail/config.hpp>
-#include <pscan/error.hpp>
 #include <pscan/detail/dispatch.hpp>
 #include <pscan/detail/index_iterator.hpp>
+#include <pscan/error.hpp>
 #include <pscan/future_value.hpp>
 #include <pscan/reduce.hpp>
 
