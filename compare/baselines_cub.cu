@@ -1,7 +1,8 @@
 // CUB baselines (DeviceScan, DeviceReduce, DeviceSegmentedReduce; cub_host: DeviceReduce with its
 // result copied to the host; cub_from_offsets: the scan by offsets from keys built from the
-// offsets), the GPU copy, and reduce_floor (DeviceReduce as segmented_reduce's limit). Temporary storage and the pinned host value are allocated when the run is prepared,
-// outside the timed region.
+// offsets), the GPU copy, and reduce_floor (DeviceReduce as segmented_reduce's limit). Temporary
+// storage and the pinned host value are allocated when the run is prepared, outside the timed
+// region.
 
 #include "flagged_iterators.cuh"
 #include "implementation.hpp"

@@ -3,7 +3,9 @@
 // cudaError_t as its integer value; read it back with `e.code<cudaError_t>()`.
 
 #include <stdexcept>
+#include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace pscan {
 
@@ -43,4 +45,25 @@ class cuda_error : public std::runtime_error {
   int line_;
 };
 
+namespace detail {
+
+// The error for a null raw pointer given as `argument` over n elements (n < 0: a count the offsets
+// give, not read yet).
+inline invalid_argument null_pointer_error(const char* algorithm, const char* argument,
+                                           std::int64_t n) {
+  return invalid_argument(std::string(algorithm) + ": `" + argument + "` is a null pointer" +
+                          (n >= 0 ? " with n = " + std::to_string(n) : std::string()));
+}
+
+// True for a null raw pointer; an iterator of any other kind is never null.
+template <class It>
+constexpr bool is_null_pointer(const It& it) {
+  if constexpr (std::is_pointer_v<It>) {
+    return it == nullptr;
+  } else {
+    return false;
+  }
+}
+
+}  // namespace detail
 }  // namespace pscan

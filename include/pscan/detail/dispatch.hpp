@@ -4,7 +4,6 @@
 // only the overloads that argument-dependent lookup brings from the policy's namespace.
 
 #include <pscan/detail/exact_sum.hpp>
-#include <pscan/detail/host_offsets.hpp>
 #include <pscan/error.hpp>
 #include <pscan/future_value.hpp>
 #include <pscan/policy.hpp>

@@ -1,12 +1,11 @@
 #pragma once
 // Checks of segmented_reduce offsets that live in host memory, shared by the CPU backends, and the
-// errors every backend throws for offsets that break the contract and for null pointers.
+// error every backend throws for offsets that break the contract.
 
 #include <pscan/error.hpp>
 
 #include <cstdint>
 #include <string>
-#include <type_traits>
 #include <utility>
 
 namespace pscan::detail {
@@ -21,24 +20,6 @@ inline invalid_argument offsets_error(const char* algorithm, std::int64_t positi
   return invalid_argument(std::string(algorithm) + ": `offsets` must be non-decreasing (offsets[" +
                           std::to_string(position) + "] < offsets[" + std::to_string(position - 1) +
                           "])");
-}
-
-// The error for a null raw pointer given as `argument` over n elements (n < 0: a count the offsets
-// give, not read yet).
-inline invalid_argument null_pointer_error(const char* algorithm, const char* argument,
-                                           std::int64_t n) {
-  return invalid_argument(std::string(algorithm) + ": `" + argument + "` is a null pointer" +
-                          (n >= 0 ? " with n = " + std::to_string(n) : std::string()));
-}
-
-// True for a null raw pointer; an iterator of any other kind is never null.
-template <class It>
-constexpr bool is_null_pointer(const It& it) {
-  if constexpr (std::is_pointer_v<It>) {
-    return it == nullptr;
-  } else {
-    return false;
-  }
 }
 
 // offsets[0] >= 0 and offsets non-decreasing; throws pscan::invalid_argument naming the first
