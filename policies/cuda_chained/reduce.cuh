@@ -14,6 +14,7 @@
 #include <pscan/policies/cuda_chained/tuning.cuh>
 
 #include <pscan/policies/cuda_common/block/block_range_reduce.cuh>
+#include <pscan/policies/cuda_common/grid/last_block.cuh>
 #include <pscan/policies/cuda_common/launch.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
 #include <pscan/policies/cuda_common/single_block_reduce.cuh>
@@ -40,12 +41,7 @@ __global__ void __launch_bounds__(tuning<A, cuda_common::compiled_target>::reduc
   const A share = range::reduce_block_share(first, n, op, storage, has_total);
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = share;
-    __threadfence();  // release the partial before counting this block done
-    is_last = atomicAdd(&counters->done, 1u) == gridDim.x - 1;
-    if (is_last) {
-      atomicExch(&counters->done, 0u);
-      __threadfence();  // acquire: every partial is visible from here on
-    }
+    is_last = cuda_common::arrives_last(&counters->done, gridDim.x);
   }
   __syncthreads();  // also ends every thread's use of `storage` by the first reduction
   if (!is_last) return;

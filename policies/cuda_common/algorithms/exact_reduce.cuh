@@ -7,6 +7,7 @@
 // the grid, the block order and the GPU change no bit of it.
 
 #include <pscan/policies/cuda_common/block/block_exact_sum.cuh>
+#include <pscan/policies/cuda_common/grid/last_block.cuh>
 #include <pscan/policies/cuda_common/launch.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
@@ -81,18 +82,16 @@ __global__ void __launch_bounds__(threads)
   }
   __threadfence();  // release this thread's additions before the block counts itself done
   __syncthreads();
-  if (threadIdx.x == 0) is_last = atomicAdd(&total->done, 1u) == gridDim.x - 1;
+  if (threadIdx.x == 0) is_last = arrives_last(&total->done, gridDim.x);
   __syncthreads();
   if (!is_last) return;
 
   // The last block: takes the total, leaving 0 behind.
-  __threadfence();
   if (threadIdx.x < chunks) {
     storage.chunk[threadIdx.x] =
         static_cast<std::int64_t>(atomicExch(&total->chunk[threadIdx.x], 0));
   }
   if (threadIdx.x < 4) storage.specials[threadIdx.x] = atomicExch(&total->specials[threadIdx.x], 0);
-  if (threadIdx.x == 0) atomicExch(&total->done, 0u);
   __syncthreads();
   if (threadIdx.x == 0) {
     result.publish(init + exact_sum<T>::of_chunks(storage.chunk, block_sum::specials(storage)));

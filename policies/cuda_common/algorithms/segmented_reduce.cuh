@@ -14,6 +14,7 @@
 
 #include <pscan/policies/cuda_common/algorithms/checked_offsets.cuh>
 #include <pscan/policies/cuda_common/block/block_scan.cuh>
+#include <pscan/policies/cuda_common/grid/last_block.cuh>
 #include <pscan/policies/cuda_common/launch.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
@@ -196,13 +197,8 @@ __global__ void __launch_bounds__(
     }
     records[k] = joined;
     if (bad) atomicOr(&state->bad_offsets, 1u);
-    __threadfence();  // release the record before counting this block done
-    is_last = atomicAdd(&state->done, 1u) == static_cast<unsigned>(stretches) - 1;
-    if (is_last) {
-      __threadfence();  // acquire: every record is visible from here on
-      saw_bad_offsets = atomicExch(&state->bad_offsets, 0u) != 0;
-      atomicExch(&state->done, 0u);
-    }
+    is_last = arrives_last(&state->done, static_cast<unsigned>(stretches));
+    if (is_last) saw_bad_offsets = atomicExch(&state->bad_offsets, 0u) != 0;
   }
   __syncthreads();
   if (!is_last) return;
