@@ -1,14 +1,15 @@
 // segmented_reduce balanced by merged items (cuda_common/algorithms/segmented_reduce.cuh): each
-// warp of a block walks its part of the block's stretch of segment ends and elements together in
-// steps of a fixed number of them. The layouts put the merged count one short of, on and one past
-// the boundaries of a step of every warp, with the step edges
-// falling inside long segments, between single elements and inside runs of empty segments; one
-// segment spans more blocks than the last block finishes in one chunk, and then more steps than
-// one a block. Every value kind (non-commutative and padded ones among them) against a host loop,
-// on every CUDA policy. Bad offsets anywhere among many blocks are reported by synchronize()
-// naming the first (the values buffer ends where the offsets say, so that compute-sanitizer sees
-// any read past it), and the call captures into a graph that replays. The scans by offsets that
-// return nothing, which check their offsets the same way where the backend sizes them on the
+// warp of a block walks its part of the block's stretch of segment ends and elements together,
+// its elements in chunks aligned to the values' index and its ends 32 at a time. The layouts put
+// the merged count one short of, on and one past the boundaries of a chunk of every warp, with
+// the chunk edges falling inside long segments, between single elements (32 ends and more a
+// chunk) and inside runs of empty segments longer than 32; one segment spans more blocks than
+// the last block finishes in one chunk, and then more chunks than one a block. Every value kind
+// (non-commutative and padded ones among them) against a host loop, on every CUDA policy. Bad
+// offsets anywhere among many blocks are reported by synchronize() naming the first (the values
+// buffer ends where the offsets say, so that compute-sanitizer sees any read past it), and the
+// call captures into a graph that replays. The scans by offsets that return nothing, which check
+// their offsets the same way where the backend sizes them on the
 // device (cuda_chained: offsets_scan.cuh), likewise: around the sizes where its stretches change
 // shape, with one segment over every stretch, bad offsets among many blocks, in a graph.
 
@@ -39,9 +40,9 @@ const char* name_of(layout l) {
     case layout::one_segment:
       return "one segment after an empty one";
     case layout::empty_runs:
-      return "runs of empty segments across step edges";
+      return "runs of empty segments across chunk edges";
     case layout::long_and_short:
-      return "segments of 1 .. 3 steps between short ones";
+      return "segments of 1 .. 3 chunks between short ones";
     case layout::many_blocks:
       return "one segment over many blocks";
   }
@@ -51,7 +52,7 @@ const char* name_of(layout l) {
 // Offsets whose segments + elements come to `merged` (>= 2) items: (segments, elements) chosen by
 // the layout; offsets start past 0 so that the first offset is honoured.
 std::vector<std::int64_t> make_offsets(random_source& random, layout l, std::int64_t merged,
-                                       std::int64_t step) {
+                                       std::int64_t stretch) {
   const std::int64_t start = random.between(0, 3);
   std::vector<std::int64_t> offsets = {start};
   std::int64_t left = merged;  // merged items still to place: an element or a segment end each
@@ -72,11 +73,13 @@ std::vector<std::int64_t> make_offsets(random_source& random, layout l, std::int
         close(left - 1);
         break;
       case layout::empty_runs:
-        for (std::int64_t i = random.between(step / 2, 2 * step); i > 0 && left > 0; --i) close(0);
-        if (left > 0) close(random.between(1, step));
+        for (std::int64_t i = random.between(stretch / 2, 2 * stretch); i > 0 && left > 0; --i) {
+          close(0);
+        }
+        if (left > 0) close(random.between(1, stretch));
         break;
       case layout::long_and_short:
-        close(random.one_in(3) ? random.between(step, 3 * step) : random.between(0, 5));
+        close(random.one_in(3) ? random.between(stretch, 3 * stretch) : random.between(0, 5));
         break;
       case layout::many_blocks:
         close(random.between(0, 2));
@@ -88,11 +91,11 @@ std::vector<std::int64_t> make_offsets(random_source& random, layout l, std::int
 }
 
 template <class Fixture, class K>
-void check_layout(random_source& random, layout l, std::int64_t merged, std::int64_t step) {
+void check_layout(random_source& random, layout l, std::int64_t merged, std::int64_t stretch) {
   const std::string layout_name = name_of(l);
   INFO("layout: ", layout_name, ", merged items: ", merged);
   const typename K::op_type op{};
-  const std::vector<std::int64_t> offsets = make_offsets(random, l, merged, step);
+  const std::vector<std::int64_t> offsets = make_offsets(random, l, merged, stretch);
   const auto values = conformance::make_values<K>(random, offsets.back() + random.between(0, 2));
   const auto segments = static_cast<std::int64_t>(offsets.size()) - 1;
   REQUIRE(segments + offsets.back() - offsets.front() == merged);
@@ -105,10 +108,10 @@ void check_layout(random_source& random, layout l, std::int64_t merged, std::int
                            Fixture::download(out));
 }
 
-// Merged items of a step of every warp of a block (the least a block's stretch holds), in the
+// Merged items of a chunk of every warp of a block (the least a block's stretch holds), in the
 // tuning of the build the device runs.
 template <class T>
-std::int64_t step_items() {
+std::int64_t least_stretch() {
   return pscan::cuda_common::with_build([](auto build) {
     using cfg =
         pscan::cuda_common::segmented_reduce_tuning<T, std::int64_t, decltype(build)::target>;
@@ -118,36 +121,37 @@ std::int64_t step_items() {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("segmented_reduce steps of merged items", Fixture, CUDA_FIXTURES) {
+TEST_CASE_TEMPLATE("segmented_reduce chunks of merged items", Fixture, CUDA_FIXTURES) {
   CONFORMANCE_SEEDED_RANDOM(random);
   conformance::for_each_kind_and_size(
-      conformance::all_kinds{}, {1, 2, 3}, [&](auto kind, std::int64_t steps) {
+      conformance::all_kinds{}, {1, 2, 3}, [&](auto kind, std::int64_t chunks) {
         using K = decltype(kind);
-        const std::int64_t step = step_items<typename K::value_type>();
+        const std::int64_t stretch = least_stretch<typename K::value_type>();
         for (layout l : {layout::singles, layout::one_segment, layout::empty_runs,
                          layout::long_and_short}) {
-          for (std::int64_t merged : {steps * step - 1, steps * step, steps * step + 1}) {
+          for (std::int64_t merged :
+               {chunks * stretch - 1, chunks * stretch, chunks * stretch + 1}) {
             if (merged <= conformance::size_cap()) {
-              check_layout<Fixture, K>(random, l, merged, step);
+              check_layout<Fixture, K>(random, l, merged, stretch);
             }
           }
         }
       });
 }
 
-// More blocks (a step each) than the last block finishes in one chunk (its 256 threads: affine
-// maps take blocks of 256), then several steps a block of a full wave (at most 2048 threads an
-// SM), unless PSCAN_TEST_MAX_N caps the size.
+// More blocks (a chunk a warp each) than the last block finishes in one round (its 256 threads:
+// affine maps take blocks of 256), then several chunks a warp of a full wave (at most 2048
+// threads an SM), unless PSCAN_TEST_MAX_N caps the size.
 TEST_CASE_TEMPLATE("segmented_reduce of one segment over many blocks", Fixture, CUDA_FIXTURES) {
   CONFORMANCE_SEEDED_RANDOM(random);
   using K = conformance::affine_chain;
-  const std::int64_t step = step_items<K::value_type>();
+  const std::int64_t stretch = least_stretch<K::value_type>();
   int device = 0, sm_count = 0;
   PSCAN_CUDA_CHECK(cudaGetDevice(&device));
   PSCAN_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
   const std::int64_t wave = std::int64_t{sm_count} * 2048 / 256;
-  for (std::int64_t merged : {step * 259 + 1, 3 * wave * step + 7}) {
-    check_layout<Fixture, K>(random, layout::many_blocks, conformance::capped(merged), step);
+  for (std::int64_t merged : {stretch * 259 + 1, 3 * wave * stretch + 7}) {
+    check_layout<Fixture, K>(random, layout::many_blocks, conformance::capped(merged), stretch);
   }
 }
 

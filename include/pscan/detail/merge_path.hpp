@@ -3,7 +3,8 @@
 // merge-based SpMV (2016) uses it: the segment ends of a segmented reduction merged with the
 // positions of its elements. Cutting the merged sequence into equal pieces balances the work
 // whatever the segment lengths; a piece's start is found by a binary search on its diagonal.
-// One search for the host backends and the GPU kernels.
+// The host backends search with it; the GPU kernels search the same way by a whole warp
+// (cuda_common/tile/merge_path.cuh).
 
 #include <pscan/detail/config.hpp>
 

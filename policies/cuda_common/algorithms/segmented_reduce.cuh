@@ -7,7 +7,8 @@
 // range); each warp finds its part of the block's stretch by a merge-path search of the offsets
 // and walks it (tile/segmented_reduce_tile.cuh) writing the segments it closes; the block joins
 // its warps' first segments, which may have begun earlier, into its record; the last block to
-// finish finishes those segments in block order. The walks check the offsets as they arrive; bad
+// finish finishes those segments in block order (a call of one stretch writes its first segment
+// at once, with no record and no fold). The walks check the offsets as they arrive; bad
 // ones go to the device's report (policy_base::synchronize). The checked mode runs
 // check_offsets_kernel first and waits. The combination order depends only on the sizes and the
 // grid, so results are the same bits from run to run.
@@ -34,34 +35,15 @@
 
 namespace pscan::cuda_common {
 
-// An odd number of items a thread (at most 31), at most `most`.
-constexpr int odd_items(int most) { return std::max(1, (std::min(31, most) - 1) | 1); }
-
-// The most items a lane whose warp's rings (tile/segmented_reduce_tile.cuh: two steps of
-// elements and ends, 16 of each more, one step of results) fit in `bytes` of shared memory.
-template <class A, class E>
-constexpr int items_within(int bytes) {
-  const int fixed = static_cast<int>(16 * (sizeof(A) + sizeof(E)) + 16);
-  return odd_items((bytes - fixed) / (32 * static_cast<int>(3 * sizeof(A) + 2 * sizeof(E))));
-}
-
-// A warp walks steps of 32 x items merged items, loads of the next step in flight while one is
-// walked: on sm_90 and later, blocks of 8 warps in 112 KiB of shared memory (two blocks an SM: 15
-// items a lane for floats and 8-byte offsets). A step's search, scan and stores cost the same
-// whatever its size: large steps spread them over more items. Larger types in smaller blocks.
+// A warp walks chunks of 32 lanes x 64 bytes of elements (16 floats, 8 doubles), the next one
+// in flight by cp.async while it works on one: two chunks and their head bytes a warp, 36 KiB a
+// block of 8 warps, four blocks an SM at up to 64 registers a thread. Larger types in smaller
+// blocks.
 template <class A, class E, target Target>
 struct segmented_reduce_tuning {
   static constexpr int block_threads = sizeof(A) <= 64 ? 256 : 64;
-  static constexpr int min_blocks = 2;  // registers to match: at most 128 a thread
-  static constexpr int items = items_within<A, E>(112 * 1024 / (block_threads / 32));
-};
-
-// sm_75 to sm_89: within the 48 KiB a block of any of them may take (a Turing block at most
-// 64 KiB).
-template <class A, class E>
-struct segmented_reduce_tuning<A, E, target::sm80> : segmented_reduce_tuning<A, E, target::sm90> {
-  static constexpr int items = items_within<A, E>(
-      46 * 1024 / (segmented_reduce_tuning<A, E, target::sm90>::block_threads / 32));
+  static constexpr int min_blocks = 4;
+  static constexpr int items = items_per_64_bytes_v<A>;
 };
 
 // The offsets' value type, as the kernels hold it.
@@ -128,10 +110,11 @@ __device__ bool walks_cover_every_end(const stretch_record<A>* records, int coun
 // Block k reduces the k-th stretch of the segments + elements merged items (as many stretches as
 // blocks, fewer for fewer items), each of its warps a part of it (tile/segmented_reduce_tile.cuh);
 // one thread joins the warps' parts in order into the block's record. The last block to finish
-// (counted with an atomic between fences) finishes the stretches' first segments and, when a walk saw bad offsets or the walks do
-// not fit end to end, finds the first bad offset and reports it (atomicMin into *report).
-// Segment i is values[offsets[i] .. offsets[i + 1]); the elements are values[offsets[0] ..
-// offsets[segments]), none when those are bad.
+// (counted with an atomic between fences) finishes the stretches' first segments and, when a walk
+// saw bad offsets or the walks do not fit end to end, finds the first bad offset and reports it
+// (atomicMin into *report); a single stretch does both itself. Segment i is
+// values[offsets[i] .. offsets[i + 1]); the elements are values[offsets[0] .. offsets[segments]),
+// none when those are bad.
 template <class Archs, class A, class InIt, class OffIt, class OutIt, class Op, class Init>
 __global__ void __launch_bounds__(
     segmented_reduce_tuning<A, offset_value_t<OffIt>, compiled_target>::block_threads,
@@ -161,12 +144,12 @@ __global__ void __launch_bounds__(
   const std::int64_t base = bad_range ? 0 : first;
   const std::int64_t elements = bad_range ? 0 : last - first;
   const std::int64_t items = segments + elements;
-  // Stretches of at least a step a warp (the grid is sized before the elements are known):
+  // Stretches of at least a chunk a warp (the grid is sized before the elements are known):
   // blocks past the last stretch leave at once, and only the stretches' blocks count towards
-  // the last one, which then folds as many records (a small call: block 0 alone, one record).
+  // the last one, which then folds as many records (a small call: block 0 alone, no fold).
   const std::int64_t k = blockIdx.x;
   const std::int64_t stretches = max(
-      std::int64_t{1}, min(std::int64_t{gridDim.x}, items / (warps * warp::step_items)));
+      std::int64_t{1}, min(std::int64_t{gridDim.x}, items / (warps * warp::chunk_items)));
   if (k >= stretches) return;
   const std::int64_t d0 = items * k / stretches;
   const std::int64_t d1 = items * (k + 1) / stretches;
@@ -174,15 +157,18 @@ __global__ void __launch_bounds__(
   const std::int64_t w0 = d0 + (d1 - d0) * w / warps;
   const std::int64_t w1 = d0 + (d1 - d0) * (w + 1) / warps;
   const OffIt ends = offsets + 1;
-  const std::int64_t a0 = warp_merge_path_split(
-      [&](std::int64_t j) { return static_cast<std::int64_t>(ends[j]) - base; }, segments,
-      elements, w0);
-  const stretch_walk<A> walk =
-      warp::reduce(values + base, ends, static_cast<std::int64_t>(offsets[a0]), base, segments,
-                   elements, a0, w0 - a0, w1 - w0, out, init_value, op, warp_storage[w]);
+  std::int64_t a0, a1;
+  warp_merge_path_splits([&](std::int64_t j) { return static_cast<std::int64_t>(ends[j]) - base; },
+                         segments, elements, w0, w1, a0, a1);
+  // Bad offsets may cross the two splits; the walk then takes no end and no element.
+  const bool crossed = a1 < a0 || w1 - a1 < w0 - a0;
+  warp::clear_heads(warp_storage[w]);
+  const stretch_walk<A> walk = warp::reduce(
+      values, ends, static_cast<std::int64_t>(offsets[a0]), base, a0, crossed ? a0 : a1, w0 - a0,
+      crossed ? w0 - a0 : w1 - a1, out, init_value, op, warp_storage[w]);
   if (lane_id() == 0) {
-    warp_records[w] = stretch_record<A>{walk.summary, a0, walk.ends_end};
-    warp_bad[w] = walk.bad_offsets;
+    warp_records[w] = stretch_record<A>{walk.summary, a0, crossed ? a1 : walk.ends_end};
+    warp_bad[w] = walk.bad_offsets || crossed;
   }
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -195,12 +181,26 @@ __global__ void __launch_bounds__(
           join_stretches(joined.summary, next.summary, next.first_end, out, init_value, op);
       joined.ends_end = next.ends_end;
     }
-    records[k] = joined;
-    if (bad) atomicOr(&state->bad_offsets, 1u);
-    is_last = arrives_last(&state->done, static_cast<unsigned>(stretches));
-    if (is_last) saw_bad_offsets = atomicExch(&state->bad_offsets, 0u) != 0;
+    if (stretches == 1) {
+      // The only stretch: its first segment begins at the first element.
+      if (joined.summary.open.has_end) {
+        out[0] = finish_segment(init_value, joined.summary.head, op);
+      }
+      saw_bad_offsets = bad || joined.first_end != 0 || joined.ends_end != segments;
+    } else {
+      records[k] = joined;
+      if (bad) atomicOr(&state->bad_offsets, 1u);
+      is_last = arrives_last(&state->done, static_cast<unsigned>(stretches));
+      if (is_last) saw_bad_offsets = atomicExch(&state->bad_offsets, 0u) != 0;
+    }
   }
   __syncthreads();
+  if (stretches == 1) {
+    if (saw_bad_offsets) {
+      report_first_bad_offset<cfg::block_threads>(offsets, 0, segments + 1, report);
+    }
+    return;
+  }
   if (!is_last) return;
   const int blocks = static_cast<int>(stretches);
   finish_first_segments<cfg::block_threads>(records, blocks, out, init_value, op, scan_storage);
@@ -228,7 +228,8 @@ void segmented_reduce(const policy_base<Derived>& p, InIt values, OffIt offsets_
     using Build = decltype(build);
     using cfg = segmented_reduce_tuning<A, E, Build::target>;
     using warp = segmented_reduce_warp<A, E, cfg::items>;
-    const auto kernel = &segmented_reduce_kernel<typename Build::archs, A, InIt, OffIt, OutIt, Op, Init>;
+    const auto kernel =
+        &segmented_reduce_kernel<typename Build::archs, A, InIt, OffIt, OutIt, Op, Init>;
     constexpr int shared_bytes =
         static_cast<int>(sizeof(typename warp::storage)) * (cfg::block_threads / warp_threads);
     runtime::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), shared_bytes);

@@ -1,23 +1,25 @@
 #pragma once
 // Warp level of the element-balanced segmented reduction (after Merrill & Garland's merge-based
 // SpMV, 2016): a warp owns a contiguous stretch of the merge of segment ends and elements
-// (merge_path.cuh), the same number of items whatever the segment lengths, and walks it in steps
-// of 32 * ITEMS merged items, on its own: no block barrier in the walk. Ends and elements wait in
-// two rings of the warp's shared memory (shared_ring.cuh) that hold two steps: the next step's
-// arrive by cp.async while this one is walked, so loads stay in flight through the walk. Each
-// lane walks ITEMS merged items in order, folding elements and writing each segment it closes
-// into the step's results in place; ITEMS is odd, so that the lanes' strided reads of the
-// elements hit distinct banks. A warp scan with the lifted operator (Blelloch 1990) carries each
-// lane's open segment to the next, the warp's running open segment carries from step to step,
-// and the results leave in coalesced stores. The stretch's first segment may have begun in
-// earlier stretches: its part here goes back in the stretch's summary, for the block and then
-// the last block to finish in order (join_stretches). Every end that arrives is checked against
-// the one before it: bad offsets steer the walk wrongly but never out of range (the merge path
-// bounds every count by the ends and elements there are), and are flagged.
+// (merge_path.cuh), the same number of items whatever the segment lengths, and walks its
+// elements in chunks of 32 lanes x ITEMS, aligned to the values' index, the next chunk arriving
+// by cp.async while one is worked on. Its ends come 32 at a time into a window of registers, one
+// a lane, checked against the end before each as they arrive. A chunk with no end costs what a
+// plain reduction does: each lane folds its ITEMS (a blocked read of the tile layout, tile_io),
+// then one warp reduction joins the open segment. A chunk with ends marks a head byte where each
+// starts the next segment, folds each lane's elements after its last head, carries the lanes'
+// open segments across the warp by a scan with the lifted operator (Blelloch 1990), and rewrites
+// each element as its segment's value so far: each end then reads its segment's value at its
+// last element and writes it, the window's lanes storing consecutive results. Empty segments
+// take init and no mark. The walk's first segment may have begun in earlier stretches: its part
+// here goes back in the stretch's summary, for the block and then the last block to finish in
+// order (join_stretches). Bad offsets steer the walk wrongly but never out of range: the merge
+// path bounds the ends and elements a walk takes, and every position is checked against the
+// chunk before it is used.
 
 #include <pscan/policies/cuda_common/tile/async_copy.cuh>
 #include <pscan/policies/cuda_common/tile/merge_path.cuh>
-#include <pscan/policies/cuda_common/tile/shared_ring.cuh>
+#include <pscan/policies/cuda_common/tile/tile_heads.cuh>
 #include <pscan/policies/cuda_common/tile/tile_io.cuh>
 #include <pscan/policies/cuda_common/utility.cuh>
 #include <pscan/policies/cuda_common/warp/warp_scan.cuh>
@@ -132,208 +134,201 @@ __device__ __forceinline__ void scan_open_segments(const partial<A>& acc, bool h
   total.has_end = ends != 0;
 }
 
-// E: the offsets' value type, held as read (an end is checked before it is trusted).
+
+// E: the offsets' value type, held as read (an end is checked before it is trusted). ITEMS: a
+// lane's share of a chunk.
 template <class A, class E, int ITEMS>
 struct segmented_reduce_warp {
-  static_assert(ITEMS % 2 == 1, "an odd number of items a lane keeps the walk conflict-free");
-  static constexpr int step_items = warp_threads * ITEMS;
-  // Two steps, the one walked and the next, arriving, and a 16-byte unit more: fetches end on
-  // unit boundaries, so that each is whole units but at the ends of the input.
-  static constexpr int ring_items = 2 * step_items + 16;
-  using value_ring = shared_ring<A, ring_items>;
-  using end_ring = shared_ring<E, ring_items>;
+  static_assert(ITEMS <= 32, "a lane's head bits fit one 32-bit word");
+  static constexpr int chunk_items = warp_threads * ITEMS;
+  // A chunk's place in shared memory: the tile layout whose blocked reads are conflict-free.
+  using layout = tile_io<A, warp_threads, ITEMS>;
+  static constexpr int head_words = (chunk_items + 3) / 4;
 
   struct storage {
-    uninitialized_array<A, ring_items> values;
-    uninitialized_array<E, ring_items> ends;
-    uninitialized_array<A, step_items> results;
-    uninitialized_array<partial<A>, 1> head;
+    uninitialized_array<A, 2 * chunk_items> chunks;  // the chunk walked, and the next arriving
+    std::uint32_t heads[head_words];                 // a byte an element: 1 where one starts
   };
 
-  // The stretch of `items` merged items that starts with end `a` (of `segments`) and element `b`
-  // (of `elements`): element j at values[j], end j at element position ends_first[j] - base
-  // (ends_first[a - 1], or the first offset, is `before_first`), segment j's result to out[j].
-  // Writes the segments it closes but the first. All lanes of the warp call it.
+  // Every head byte 0, as each chunk leaves them: once, before the first walk.
+  __device__ static void clear_heads(storage& s) {
+    for (int w = lane_id(); w < head_words; w += warp_threads) s.heads[w] = 0u;
+    __syncwarp();
+  }
+
+  // Walks ends [a, a_end) and elements [b, b_end): element p is values[base + p], end j the
+  // element position ends[j] - base (the end before end a: before_first - base). Writes out[j]
+  // for each end but the first, whose segment may have begun before the walk: its part here
+  // goes back in the summary. All lanes call it.
   template <class InIt, class EndIt, class OutIt, class Init, class Op>
-  __device__ static stretch_walk<A> reduce(InIt values, EndIt ends_first, std::int64_t before_first,
-                                           std::int64_t base, std::int64_t segments,
-                                           std::int64_t elements, std::int64_t a, std::int64_t b,
-                                           std::int64_t items, OutIt out, const Init& init, Op op,
-                                           storage& s) {
+  __device__ static stretch_walk<A> reduce(InIt values, EndIt ends, std::int64_t before_first,
+                                           std::int64_t base, std::int64_t a, std::int64_t a_end,
+                                           std::int64_t b, std::int64_t b_end, OutIt out,
+                                           const Init& init, Op op, storage& s) {
     const int lane = lane_id();
-    const open_segment_op<Op> lifted{op};
-    const value_ring vring = value_ring::over(values, s.values.data());
-    const end_ring ering = end_ring::over(ends_first, s.ends.data());
     const std::int64_t a_first = a;
     bool bad = false;
-    // The rings hold (or are receiving) elements [b, values_end) and ends [a, ends_end); slots
-    // advance with the positions (a modulo of 64-bit positions only here).
-    int b_slot = vring.slot(b);
-    int a_slot = ering.slot(a);
-    std::int64_t values_end = b, ends_end = a;
-    int values_end_slot = b_slot, ends_end_slot = a_slot;
-    std::int64_t ends_checked = a;
-    int ends_checked_slot = a_slot;
-    const std::int64_t first_step = min(items, std::int64_t{step_items});
-    vring.template extend<warp_threads>(values, values_end, values_end_slot,
-                                        min(vring.unit_boundary(b + first_step), elements), lane);
-    ering.template extend<warp_threads>(ends_first, ends_end, ends_end_slot,
-                                        min(ering.unit_boundary(a + first_step), segments), lane);
-    commit_async_copies();
-    open_segment<A> running;  // what the steps so far leave open
-    running.tail.has = false;
-    running.has_end = false;
-    for (std::int64_t done = 0; done < items;) {
-      const int step = static_cast<int>(min(items - done, std::int64_t{step_items}));
-      wait_async_copies();
-      __syncwarp();
-      bad |= check_ends(ering, ends_checked, ends_end, ends_checked_slot, a_first, before_first);
-      ends_checked = ends_end;
-      ends_checked_slot = ends_end_slot;
-      const std::int64_t origin = base + b;
-      // End j of the step, as an element position of the step (at least 0 for good offsets;
-      // capped, since a step compares it only with positions in [0, step]).
-      const auto end_at = [&](int j) {
-        const std::int64_t x =
-            static_cast<std::int64_t>(ering.items[end_ring::advance(a_slot, j)]) - origin;
-        return static_cast<int>(min(x, std::int64_t{1} << 30));
-      };
-      const int na = warp_merge_path_split<int>(
-          end_at, static_cast<int>(min(segments - a, std::int64_t{step})),
-          static_cast<int>(min(elements - b, std::int64_t{step})), step);
-      const int nb = step - na;
-
-      // The next step's ends and elements, in flight while this one is walked.
-      const std::int64_t next = min(items - done - step, std::int64_t{step_items});
-      if (next > 0) {
-        vring.template extend<warp_threads>(values, values_end, values_end_slot,
-                                            min(vring.unit_boundary(b + nb + next), elements),
-                                            lane);
-        ering.template extend<warp_threads>(ends_first, ends_end, ends_end_slot,
-                                            min(ering.unit_boundary(a + na + next), segments),
-                                            lane);
-        commit_async_copies();
-      }
-
-      // This lane's merged items: [lane * ITEMS, lane * ITEMS + ITEMS) of the step's.
-      const int diagonal = min(lane * ITEMS, step);
-      const int a_mine = merge_path_split<int>(end_at, na, nb, diagonal);
-      int ai = a_mine;
-      const int bi = diagonal - a_mine;
-      const int slot = value_ring::advance(b_slot, bi);  // of element bi
-      // The next end's position: an end of the step lies at most at nb, so past the last end
-      // the walk never takes one again.
-      int next_end = ai < na ? end_at(ai) : INT_MAX;
-      partial<A> acc;
-      acc.has = false;
-      partial<A> head;  // before the lane's first end
-      head.has = false;
-      bool has_end = false;
-      const int count = min(ITEMS, step - diagonal);
-      // Whether the step's elements lie in one piece of the ring, so that every lane reads
-      // straight on: a choice of the whole warp, so that no lane waits for another's path (and
-      // no vote, which nvcc 13.0 may sink into the branch below, out of the other lanes' reach).
-      const bool straight = b_slot + nb <= ring_items;
-      if (count == ITEMS && next_end >= bi + ITEMS && bi + ITEMS <= nb) {
-        // No end among the lane's items (most lanes, once segments outgrow a lane).
-        const A* v = vring.items + slot;
-        A x;
-        if (straight) {
-          x = v[0];
-#pragma unroll
-          for (int i = 1; i < ITEMS; ++i) x = static_cast<A>(op(x, v[i]));
-        } else {
-          x = v[0];
-#pragma unroll
-          for (int i = 1; i < ITEMS; ++i) {
-            x = static_cast<A>(op(x, vring.items[value_ring::advance(slot, i)]));
-          }
-        }
-        acc = partial<A>{true, x};
+    // Lane l's end of the window that starts at end w, and the start of its segment (the end
+    // before it); past a_end, no end.
+    const auto load_window = [&](std::int64_t w, std::int64_t before, std::int64_t& end_at,
+                                 std::int64_t& start_at) {
+      const bool valid = w + lane < a_end;
+      end_at = valid ? static_cast<std::int64_t>(ends[w + lane]) - base : LLONG_MAX;
+      start_at = __shfl_up_sync(full_warp_mask, end_at, 1);
+      if (lane == 0) start_at = before;
+      bad |= valid && end_at < start_at;
+    };
+    // The window of the first end not yet taken.
+    std::int64_t window = a, end_at, start_at;
+    load_window(window, before_first - base, end_at, start_at);
+    partial<A> running;  // the open segment's elements so far
+    running.has = false;
+    partial<A> head;  // the first end's segment, its part here
+    head.has = false;
+    bool has_end = false;
+    auto* bytes = reinterpret_cast<std::uint8_t*>(s.heads);
+    int buffer = 0;
+    bool arriving = false;  // the chunk's elements are on their way by cp.async
+    for (std::int64_t p = b;;) {
+      // The chunk [p, q): up to the next multiple of chunk_items of the values' index, so that
+      // every chunk but a walk's first and last is whole and aligned.
+      const std::int64_t q = min(b_end, ((base + p) / chunk_items + 1) * chunk_items - base);
+      const int len = static_cast<int>(q - p);
+      const bool last_chunk = q == b_end;
+      A* region = s.chunks.data() + buffer * chunk_items;
+      if (arriving) {
+        wait_async_copies();
       } else {
-        // Runs of elements between ends: a test per end, not per item.
-        int taken = 0;     // elements taken
-        int left = count;  // merged items still to take
-        while (left > 0) {
-          const int run = min(left, max(0, next_end - (bi + taken)));
-          for (int i = 0; i < run; ++i) {
-            const A x = vring.items[value_ring::advance(slot, taken + i)];
-            acc = acc.has ? partial<A>{true, static_cast<A>(op(acc.value, x))}
-                          : partial<A>{true, x};
-          }
-          taken += run;
-          left -= run;
-          if (left > 0) {  // the next end
-            if (has_end) {
-              s.results[ai] = finish_segment(static_cast<const A&>(init), acc, op);
-            } else {
-              head = acc;
-              has_end = true;
-            }
-            acc.has = false;
-            ++ai;
-            next_end = ai < na ? end_at(ai) : INT_MAX;
-            --left;
-          }
+        for (int i = lane; i < len; i += warp_threads) {
+          region[layout::position(i)] = static_cast<A>(values[base + p + i]);
         }
       }
-
-      // What the lanes before this one leave open, and the step's own. A lane without items
-      // leaves nothing open and joins as no one.
-      open_segment<A> before, step_open;
-      scan_open_segments(acc, has_end, op, before, step_open);
-      if (has_end) {
-        partial<A> carried;
-        carried.has = false;
-        if (lane > 0) carried = before.tail;
-        const partial<A> first = join(carried, head, op);
-        if (lane > 0 && before.has_end) {
-          s.results[a_mine] = finish_segment(static_cast<const A&>(init), first, op);
-        } else if (running.has_end) {  // the step's first end, not the stretch's
-          s.results[0] = finish_segment(static_cast<const A&>(init),
-                                        join(running.tail, first, op), op);
-        } else {  // the stretch's first end: its segment may have begun before the stretch
-          s.head[0] = join(running.tail, first, op);
+      __syncwarp();  // the chunk is in, and the other buffer's last reads are over
+      arriving = !last_chunk && fetch_async(values, base + q, min(b_end, q + chunk_items) - q,
+                                            s.chunks.data() + (buffer ^ 1) * chunk_items);
+      const int thread_valid = min(max(len - lane * ITEMS, 0), ITEMS);
+      // The lanes of the window starting at end w whose end falls in the chunk: its leading
+      // lanes with an end at most q (in the last chunk every end left, so that bad offsets
+      // cannot strand one).
+      const auto ends_in_chunk = [&](std::int64_t e, std::int64_t w) {
+        const unsigned in =
+            __ballot_sync(full_warp_mask, w + lane < a_end && (e <= q || last_chunk));
+        return in == full_warp_mask ? warp_threads : __ffs(~in) - 1;
+      };
+      if (ends_in_chunk(end_at, window) == 0) {
+        // No end: the chunk's total joins the open segment.
+        if (len > 0) {
+          A x;
+          layout::template for_thread_items<false>(region, thread_valid, [&](const A& y, int k) {
+            x = k == 0 ? y : static_cast<A>(op(x, y));
+          });
+          const A total = len == chunk_items ? warp_reduce(x, op)
+                                             : warp_reduce(x, op, ceil_div(len, ITEMS));
+          running = join(running, partial<A>{true, total}, op);
         }
+      } else {
+        // Pass 1: a head byte where each end of the chunk starts the next segment, a window of
+        // ends at a time (an empty segment's end repeats a position: its first lane marks it).
+        // The marks and the ends the same lanes take again in pass 3, which clears them.
+        const auto for_each_window = [&](auto&& f) {
+          std::int64_t w = window, e = end_at, st = start_at, before_rel = -1;
+          for (int k = 0;; ++k) {
+            const int taken = ends_in_chunk(e, w);
+            const std::int64_t rel = e - p;
+            const std::int64_t left = __shfl_up_sync(full_warp_mask, rel, 1);
+            const bool marks = lane < taken && rel >= 0 && rel < len &&
+                               rel != (lane == 0 ? before_rel : left);
+            f(w, e, st, rel, taken, marks);
+            if (taken < warp_threads) return;
+            before_rel = __shfl_sync(full_warp_mask, rel, warp_threads - 1);
+            const std::int64_t last = __shfl_sync(full_warp_mask, e, warp_threads - 1);
+            w += warp_threads;
+            load_window(w, last, e, st);
+          }
+        };
+        std::int64_t last_end = 0;  // the chunk's last end
+        for_each_window([&](std::int64_t, std::int64_t e, std::int64_t, std::int64_t rel,
+                            int taken, bool marks) {
+          if (marks) bytes[rel] = 1;
+          if (taken > 0) last_end = __shfl_sync(full_warp_mask, e, taken - 1);
+        });
+        __syncwarp();
+        // Pass 2: each lane's elements after its last head, scanned across the lanes with the
+        // lifted operator; then each element's value in its segment so far, written back.
+        const std::uint32_t bits = head_bits_of_bytes<ITEMS>(s.heads, lane * ITEMS, thread_valid);
+        partial<A> tail;
+        tail.has = false;
+        layout::template for_thread_items<false>(region, thread_valid, [&](const A& x, int k) {
+          tail = ((bits >> k) & 1u) != 0 || !tail.has
+                     ? partial<A>{true, x}
+                     : partial<A>{true, static_cast<A>(op(tail.value, x))};
+        });
+        open_segment<A> before, total;
+        scan_open_segments(tail, bits != 0, op, before, total);
+        partial<A> value = running;
+        if (lane > 0) value = before.has_end ? before.tail : join(running, before.tail, op);
+        layout::template for_thread_items<true>(region, thread_valid, [&](A& x, int k) {
+          value = ((bits >> k) & 1u) != 0 || !value.has
+                      ? partial<A>{true, x}
+                      : partial<A>{true, static_cast<A>(op(value.value, x))};
+          x = value.value;
+        });
+        __syncwarp();
+        // Pass 3: each end's segment is the value at its last element; none for an empty one,
+        // the open segment for one that ends where the chunk starts.
+        std::int64_t next = window;
+        for_each_window([&](std::int64_t w, std::int64_t e, std::int64_t st, std::int64_t rel,
+                            int taken, bool marks) {
+          partial<A> v;
+          v.has = false;
+          if (e > st) {
+            v = rel > 0 && rel <= len
+                    ? partial<A>{true, region[layout::position(static_cast<int>(rel - 1))]}
+                    : running;
+          }
+          if (marks) bytes[rel] = 0;
+          if (lane < taken && w + lane != a_first) {
+            out[w + lane] = finish_segment(static_cast<const A&>(init), v, op);
+          }
+          if (w == a_first) {
+            head = warp_shuffle(v, 0);
+            has_end = true;
+          }
+          next = w + taken;
+        });
+        // An end on the chunk's last element leaves nothing open.
+        if (last_end >= q) {
+          running.has = false;
+        } else {
+          running = total.has_end ? total.tail : join(running, total.tail, op);
+        }
+        window = next;
+        load_window(window, last_end, end_at, start_at);
       }
-      __syncwarp();
-      for (int j = running.has_end ? lane : lane + 1; j < na; j += warp_threads) {
-        out[a + j] = s.results[j];
-      }
-      __syncwarp();  // the results are read before the next step writes them
-      running = lifted(running, step_open);
-      a += na;
-      b += nb;
-      a_slot = end_ring::advance(a_slot, na);
-      b_slot = value_ring::advance(b_slot, nb);
-      done += step;
+      if (last_chunk) break;
+      p = q;
+      buffer ^= 1;
     }
     stretch_walk<A> walk;
-    walk.summary.open = running;
-    walk.summary.head.has = false;
-    if (running.has_end) walk.summary.head = s.head[0];
-    walk.ends_end = a;
+    walk.summary.open = open_segment<A>{running, has_end};
+    walk.summary.head = head;
+    walk.ends_end = a_end;
     walk.bad_offsets = __any_sync(full_warp_mask, bad);
     return walk;
   }
 
  private:
-  // Whether any of ends [from, to), now in the ring from slot from_slot on, lies below the end
-  // before it.
-  __device__ static bool check_ends(const end_ring& ring, std::int64_t from, std::int64_t to,
-                                    int from_slot, std::int64_t a_first,
-                                    std::int64_t before_first) {
-    bool bad = false;
-    const int count = static_cast<int>(to - from);
-    for (int i = lane_id(); i < count; i += warp_threads) {
-      const int slot = end_ring::advance(from_slot, i);
-      const std::int64_t before =
-          from + i == a_first
-              ? before_first
-              : static_cast<std::int64_t>(ring.items[slot == 0 ? ring_items - 1 : slot - 1]);
-      bad |= static_cast<std::int64_t>(ring.items[slot]) < before;
+  // Starts copying values[g .. g + count) to `region` when that is a whole chunk of a raw
+  // pointer, 16-byte aligned, and says whether it did.
+  template <class InIt>
+  __device__ static bool fetch_async(InIt values, std::int64_t g, std::int64_t count, A* region) {
+    if constexpr (is_pointer_to_v<InIt, A>) {
+      if (count == chunk_items && detail::is_aligned_16(values + g)) {
+        layout::copy_segment_async(values + g, region);
+        return true;
+      }
     }
-    return bad;
+    return false;
   }
 };
 

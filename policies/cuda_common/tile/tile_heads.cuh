@@ -44,6 +44,26 @@ __device__ __forceinline__ void for_units(const V* p, F&& f) {
 
 }  // namespace detail
 
+// Bit k set where byte begin + k (k < count <= ITEMS) of `words` is set, each byte 0 or 1: a
+// thread's head bits from a byte an item.
+template <int ITEMS>
+__device__ __forceinline__ std::uint32_t head_bits_of_bytes(const std::uint32_t* words, int begin,
+                                                            int count) {
+  if (count <= 0) return 0u;
+  // Bytes b0..b3 (each 0 or 1) of a word times 0x01020408 sum to b0 + 2 b1 + 4 b2 + 8 b3 in the
+  // top byte: the word's 4 head bits, in item order.
+  const int first_word = begin / 4, last_word = (begin + count - 1) / 4;
+  std::uint64_t window = 0;  // bit j: item first_word * 4 + j
+#pragma unroll
+  for (int j = 0; j < (ITEMS + 3) / 4 + 1; ++j) {
+    if (first_word + j <= last_word) {
+      window |= std::uint64_t{(words[first_word + j] * 0x01020408u) >> 24} << (4 * j);
+    }
+  }
+  const auto bits = static_cast<std::uint32_t>(window >> (begin % 4));
+  return count < 32 ? bits & ((1u << count) - 1u) : bits;
+}
+
 // Any head source: one call per item.
 template <int ITEMS, int BLOCK_THREADS, class Heads>
 __device__ __forceinline__ std::uint32_t thread_heads(const Heads& heads, std::int64_t first,
@@ -161,26 +181,15 @@ __device__ __forceinline__ std::uint32_t thread_heads(
   __syncwarp();
   if (count <= 0) return 0u;
   const int begin = lane * ITEMS;
-  std::uint64_t window;  // from the word of item `begin` on; then bit j: item begin + j
+  std::uint32_t bits;
   if (sparse) {
-    window = words[begin / 32];
+    std::uint64_t window = words[begin / 32];  // from the word of item `begin` on
     if (begin / 32 + 1 < ITEMS) window |= std::uint64_t{words[begin / 32 + 1]} << 32;
-    window >>= begin % 32;
+    bits = static_cast<std::uint32_t>(window >> (begin % 32));
+    if (count < 32) bits &= (1u << count) - 1u;
   } else {
-    // Bytes b0..b3 (each 0 or 1) of a word times 0x01020408 sum to b0 + 2 b1 + 4 b2 + 8 b3 in
-    // the top byte: the word's 4 head bits, in item order.
-    const int first_word = begin / 4, last_word = (begin + count - 1) / 4;
-    window = 0;
-#pragma unroll
-    for (int j = 0; j < (ITEMS + 3) / 4 + 1; ++j) {
-      if (first_word + j <= last_word) {
-        window |= std::uint64_t{(words[first_word + j] * 0x01020408u) >> 24} << (4 * j);
-      }
-    }
-    window >>= begin % 4;
+    bits = head_bits_of_bytes<ITEMS>(words, begin, count);
   }
-  std::uint32_t bits = static_cast<std::uint32_t>(window);
-  if (count < 32) bits &= (1u << count) - 1u;
   return first == 0 ? bits | 1u : bits;
 }
 
