@@ -3,6 +3,8 @@
 // mode and synchronize() for input only the device sees, and the check of iterator arguments
 // (null or host pointers are rejected before any work).
 
+#include <pscan/policies/cuda_common/kernels/bad_offsets_report.cuh>
+
 #include <pscan/runtime/check.cuh>
 #include <pscan/runtime/device_info.cuh>
 
@@ -49,16 +51,6 @@ inline cudaStream_t explicit_stream(cudaStream_t stream) {
 #else
   return stream == nullptr ? cudaStreamLegacy : stream;
 #endif
-}
-
-inline constexpr unsigned long long no_bad_offset = ~0ull;
-
-// Takes the device's report of bad offsets (leaving "none"), so that no report is lost to a
-// kernel reporting at the same time.
-template <int = 0>
-__global__ void take_bad_offsets_report_kernel(unsigned long long* report,
-                                               unsigned long long* taken) {
-  *taken = atomicExch(report, no_bad_offset);
 }
 
 // What a CUDA backend implements: the launchers every algorithm of cuda_common/algorithms/ runs,

@@ -1,20 +1,14 @@
 #pragma once
 // reduce, reduce_into and transform_reduce with pscan::exact_plus on both CUDA policies: one
-// launch of one wave of blocks. Each block sums its share of the values exactly
-// (block/block_exact_sum.cuh) and adds its chunks into the call's accumulator in global memory
-// (atomics: integer addition, order-free); the last block to finish rounds the total, publishes
-// it into the sink (device_result.cuh) and returns the accumulator to 0 for the next call. The sum is exact, so
-// the grid, the block order and the GPU change no bit of it.
+// launch of one wave of blocks (kernels/exact_reduce_kernel.cuh). The sum is exact, so the grid,
+// the block order and the GPU change no bit of it.
 
-#include <pscan/policies/cuda_common/block/block_exact_sum.cuh>
-#include <pscan/policies/cuda_common/grid/last_block.cuh>
+#include <pscan/policies/cuda_common/kernels/exact_reduce_kernel.cuh>
 #include <pscan/policies/cuda_common/launch.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
 #include <pscan/runtime/check.cuh>
-
-#include <pscan/detail/exact_window.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -23,82 +17,6 @@ namespace pscan::cuda_common {
 
 // The accumulator's scratch layout (runtime/call_scratch.cuh): counters all through.
 inline constexpr int exact_sum_layout = -1;
-
-namespace exact_reduce_impl {
-
-using pscan::detail::exact_sum;
-using pscan::detail::exact_window;
-
-inline constexpr int threads = 256;
-// Values a thread loads before it adds them: eight loads in flight.
-inline constexpr int items = 8;
-// A block's warps take at most this many values, so that no chunk of theirs nears 2^63
-// (three pieces below 2^32 a value at most).
-inline constexpr std::int64_t max_block_values = std::int64_t{1} << 24;
-
-// The call's accumulator: all 0 when the kernel starts, and again when it ends.
-template <class T>
-struct accumulator {
-  unsigned long long chunk[exact_window<T>::chunk_count];
-  unsigned long long specials[4];  // exact_specials, in order
-  unsigned int done;               // blocks finished
-};
-
-template <class Archs, class T, class InIt, class Sink>
-__global__ void __launch_bounds__(threads)
-    exact_reduce_kernel(InIt first, std::int64_t n, exact_sum<T> init, accumulator<T>* total,
-                        Sink result) {
-  using block_sum = block_exact_sum<T, threads>;
-  constexpr int chunks = block_sum::chunks;
-  __shared__ typename block_sum::storage storage;
-  __shared__ bool is_last;
-  block_sum::start(storage);
-  auto spill = block_sum::spill_of(storage);
-  auto window = exact_window<T>::empty();
-  constexpr std::int64_t step = std::int64_t{threads} * items;
-  constexpr int steps_per_flush = exact_window<T>::max_terms / items;
-  int steps = 0;
-  for (std::int64_t start = blockIdx.x * step; start < n; start += step * gridDim.x) {
-    if (++steps == steps_per_flush) {
-      window.flush(spill);
-      steps = 0;
-    }
-    T v[items];
-#pragma unroll
-    for (int j = 0; j < items; ++j) {
-      const std::int64_t i = start + j * threads + threadIdx.x;
-      v[j] = i < n ? static_cast<T>(first[i]) : T(-0.0);  // -0: the terms' identity
-    }
-#pragma unroll
-    for (int j = 0; j < items; ++j) window.add(v[j], spill);
-  }
-  block_sum::finish(window, storage);
-
-  if (threadIdx.x < chunks && storage.chunk[threadIdx.x] != 0) {
-    atomicAdd(&total->chunk[threadIdx.x], static_cast<unsigned long long>(storage.chunk[threadIdx.x]));
-  }
-  if (threadIdx.x < 4 && storage.specials[threadIdx.x] != 0) {
-    atomicAdd(&total->specials[threadIdx.x], storage.specials[threadIdx.x]);
-  }
-  __threadfence();  // release this thread's additions before the block counts itself done
-  __syncthreads();
-  if (threadIdx.x == 0) is_last = arrives_last(&total->done, gridDim.x);
-  __syncthreads();
-  if (!is_last) return;
-
-  // The last block: takes the total, leaving 0 behind.
-  if (threadIdx.x < chunks) {
-    storage.chunk[threadIdx.x] =
-        static_cast<std::int64_t>(atomicExch(&total->chunk[threadIdx.x], 0));
-  }
-  if (threadIdx.x < 4) storage.specials[threadIdx.x] = atomicExch(&total->specials[threadIdx.x], 0);
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    result.publish(init + exact_sum<T>::of_chunks(storage.chunk, block_sum::specials(storage)));
-  }
-}
-
-}  // namespace exact_reduce_impl
 
 // The exact sum of first[0 .. n) (n >= 1) and init into the sink that make_sink() returns.
 template <class P, class InIt, class T, class MakeSink>
