@@ -17,7 +17,7 @@
 #include <pscan/policies/cuda_common/grid/last_block.cuh>
 #include <pscan/policies/cuda_common/launch.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
-#include <pscan/policies/cuda_common/single_block_reduce.cuh>
+#include <pscan/policies/cuda_common/kernels/single_block_reduce_kernel.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
 #include <pscan/policies/cuda_common/utility.cuh>
 #include <pscan/runtime/check.cuh>

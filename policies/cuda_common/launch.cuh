@@ -37,7 +37,7 @@ __device__ __forceinline__ std::int64_t grid_block_index() {
 
 // Blocks of a Range::reduce_block_share grid (Range a block_range_reduce) of `kernel` over n
 // elements. Up to single_block_steps block steps (Range::warps x Range::warp_items each), one:
-// the caller runs single_block_reduce.cuh's kernel instead (on H100 one block over 2 and 4
+// the caller runs kernels/single_block_reduce_kernel.cuh instead (on H100 one block over 2 and 4
 // steps took 5.2 and 6.0 us, 2 and 4 blocks and a last one combining them 6.8 and 6.5 us).
 // Beyond, eight waves (the GPU's resident blocks, eight times), so that the block scheduler
 // evens out the tail (on H100 at 2^24-2^28, 0.7 % faster than one wave), but no more than one

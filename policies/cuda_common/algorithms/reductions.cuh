@@ -8,12 +8,13 @@
 // reduce_by_key brings its run count home as reduce does. exact_plus's reductions come as exact
 // sums of blocks of values (pscan/detail/exact.hpp) and run exact_reduce.cuh's kernel.
 
+#include <pscan/policies/cuda_common/algorithms/exact_reduce.cuh>
+#include <pscan/policies/cuda_common/algorithms/scans.cuh>
 #include <pscan/policies/cuda_common/device_result.cuh>
+#include <pscan/policies/cuda_common/kernels/publish_init_kernel.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
 #include <pscan/policies/cuda_common/runtime/host_result.cuh>
 #include <pscan/policies/cuda_common/runtime/temporary.cuh>
-#include <pscan/policies/cuda_common/algorithms/exact_reduce.cuh>
-#include <pscan/policies/cuda_common/algorithms/scans.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
 #include <pscan/policies/cuda_common/tile/reduce_by_key_tile.cuh>
 
