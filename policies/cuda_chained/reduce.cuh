@@ -9,12 +9,12 @@
 // of blocks (cuda_common::share_blocks); an input of a few block steps goes to one block of
 // cuda_common's single-block kernel instead.
 
+#include <pscan/policies/cuda_chained/kernels/reduce_kernel.cuh>
 #include <pscan/policies/cuda_chained/policy.cuh>
 #include <pscan/policies/cuda_chained/tile_state.cuh>
 #include <pscan/policies/cuda_chained/tuning.cuh>
 
 #include <pscan/policies/cuda_common/block/block_range_reduce.cuh>
-#include <pscan/policies/cuda_common/grid/last_block.cuh>
 #include <pscan/policies/cuda_common/launch.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
 #include <pscan/policies/cuda_common/kernels/single_block_reduce_kernel.cuh>
@@ -25,33 +25,6 @@
 #include <pscan/future_value.hpp>
 
 #include <cstdint>
-
-namespace pscan::cuda_chained_backend {
-namespace impl {
-
-template <class Archs, class A, class InIt, class Op, class Sink, class Init>
-__global__ void __launch_bounds__(tuning<A, cuda_common::compiled_target>::reduce_threads)
-    reduce_kernel(InIt first, std::int64_t n, Init init, Op op, tile_counters* counters,
-                  A* partials, Sink result) {
-  using cfg = tuning<A, cuda_common::compiled_target>;
-  using range = cuda_common::block_range_reduce<A, cfg::reduce_threads, cfg::reduce_items>;
-  __shared__ typename range::storage storage;
-  __shared__ bool is_last;
-  bool has_total;  // true: the host launches at most one block per block step
-  const A share = range::reduce_block_share(first, n, op, storage, has_total);
-  if (threadIdx.x == 0) {
-    partials[blockIdx.x] = share;
-    is_last = cuda_common::arrives_last(&counters->done, gridDim.x);
-  }
-  __syncthreads();  // also ends every thread's use of `storage` by the first reduction
-  if (!is_last) return;
-  const A all = range::reduce(partials, static_cast<int>(gridDim.x), op, storage, has_total);
-  if (threadIdx.x == 0) result.publish(static_cast<A>(op(static_cast<const A&>(init), all)));
-}
-
-}  // namespace impl
-
-}  // namespace pscan::cuda_chained_backend
 
 namespace pscan::cuda_common {
 

@@ -11,7 +11,7 @@
 
 #include <pscan/policies/cuda_chained/lookback_tree.cuh>
 #include <pscan/policies/cuda_chained/policy.cuh>
-#include <pscan/policies/cuda_chained/scan_kernels.cuh>
+#include <pscan/policies/cuda_chained/kernels/scan_kernels.cuh>
 #include <pscan/policies/cuda_chained/tile_state.cuh>
 #include <pscan/policies/cuda_chained/tuning.cuh>
 

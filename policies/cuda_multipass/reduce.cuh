@@ -10,6 +10,7 @@
 // wait); that pass is cuda_common's single-block kernel, which also reduces an input of a few
 // block steps directly.
 
+#include <pscan/policies/cuda_multipass/kernels/reduce_kernel.cuh>
 #include <pscan/policies/cuda_multipass/policy.cuh>
 #include <pscan/policies/cuda_multipass/tuning.cuh>
 
@@ -23,25 +24,6 @@
 #include <pscan/future_value.hpp>
 
 #include <cstdint>
-
-namespace pscan::cuda_multipass_backend {
-namespace impl {
-
-// Pass 1: the reduction of the block's share of first[0..n), to partials[blockIdx.x].
-template <class Archs, class A, class InIt, class Op>
-__global__ void __launch_bounds__(tuning<A, cuda_common::compiled_target>::block_threads)
-    reduce_kernel(InIt first, std::int64_t n, A* partials, Op op) {
-  using cfg = tuning<A, cuda_common::compiled_target>;
-  using range = cuda_common::block_range_reduce<A, cfg::block_threads, cfg::items>;
-  __shared__ typename range::storage storage;
-  bool has_total;  // true: the host launches at most one block per block step
-  const A total = range::reduce_block_share(first, n, op, storage, has_total);
-  if (threadIdx.x == 0) partials[blockIdx.x] = total;
-}
-
-}  // namespace impl
-
-}  // namespace pscan::cuda_multipass_backend
 
 namespace pscan::cuda_common {
 
