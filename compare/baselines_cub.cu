@@ -214,7 +214,8 @@ prepared_run scan_from_offsets(const cell_buffers& b) {
   PSCAN_CUDA_CHECK(scan_values(nullptr, value_bytes, stream));
   const std::size_t bytes = std::max(key_bytes, value_bytes);
   auto temp = device_allocation(bytes);
-  return prepared_run{[=] {
+  // The run owns every buffer: the keys too, which it reaches only through scan_values.
+  return prepared_run{[=, keys = std::move(keys)] {
     PSCAN_CUDA_CHECK(cudaMemsetAsync(flags.get(), 0, n * sizeof(key_type), stream));
     if (b.segments > 1) {
       constexpr int threads = 256;
