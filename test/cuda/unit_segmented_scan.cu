@@ -8,7 +8,7 @@
 
 #include "device_fixture.cuh"
 
-#include <pscan/policies/cuda_chained/scan_kernels.cuh>
+#include <pscan/policies/cuda_chained/kernels/scan_kernels.cuh>
 #include <pscan/policies/cuda_chained/tuning.cuh>
 #include <pscan/runtime/device_info.cuh>
 
