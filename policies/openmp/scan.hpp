@@ -99,7 +99,7 @@ template <scan_kind Kind, class T, class InIt, class OutIt, class Op>
 void chained_scan(int team, InIt first, std::int64_t n, OutIt out, Op op,
                   const partial<T>& init) {
   using value_type = typename std::iterator_traits<InIt>::value_type;
-  using steps = std::conditional_t<segmented_source<InIt>::known,
+  using steps = std::conditional_t<pscan::detail::segmented_parts<InIt>::known,
                                    segmented_chunks<Kind, T, InIt, OutIt, Op>,
                                    plain_chunks<Kind, T, InIt, OutIt, Op>>;
   // chunk_bytes, or an equal share per thread where that is less (at least 1024 values).

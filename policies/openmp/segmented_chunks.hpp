@@ -22,25 +22,6 @@
 
 namespace pscan::openmp_backend::detail {
 
-// The head source and the values of an input iterator of the generic segmented algorithms: an
-// index iterator over flagged_input or flagged_input_with_init, whose elements at i are values[i]
-// (init folded in where heads(i)) with their head mark.
-template <class InIt, class = void>
-struct segmented_source {
-  static constexpr bool known = false;
-};
-template <class F>
-struct segmented_source<pscan::detail::index_iterator<F>,
-                        std::void_t<decltype(&F::heads), decltype(&F::values)>> {
-  static constexpr bool known = true;
-  static const auto& heads(const pscan::detail::index_iterator<F>& it) {
-    return it.function().heads;
-  }
-  static const auto& values(const pscan::detail::index_iterator<F>& it) {
-    return it.function().values;
-  }
-};
-
 // The accumulator's value with the marks of another: a head, or a run count.
 template <class V>
 pscan::detail::flagged<V> with_marks(const pscan::detail::flagged<V>& marks, const V& v) {
@@ -75,7 +56,7 @@ struct marked_output {
 // last head h, scanned as (value, head) elements, and past h a plain range of values.
 template <scan_kind Kind, class T, class InIt, class OutIt, class Op>
 struct segmented_chunks {
-  using source = segmented_source<InIt>;
+  using source = pscan::detail::segmented_parts<InIt>;
   using V = decltype(T::value);
 
   struct reduction {

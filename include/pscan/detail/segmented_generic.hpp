@@ -108,6 +108,26 @@ struct flagged_input_with_init {
   }
 };
 
+// The hook for a backend that reads a generic segmented input's values and heads apart (the
+// OpenMP chunks walk back to a chunk's last head): known for the index iterators over the two
+// inputs above, and for no other iterator.
+template <class It>
+struct segmented_parts {
+  static constexpr bool known = false;
+};
+template <class F>
+struct segmented_parts_of {
+  static constexpr bool known = true;
+  static const auto& heads(const index_iterator<F>& it) { return it.function().heads; }
+  static const auto& values(const index_iterator<F>& it) { return it.function().values; }
+};
+template <class A, class InIt, class Heads>
+struct segmented_parts<index_iterator<flagged_input<A, InIt, Heads>>>
+    : segmented_parts_of<flagged_input<A, InIt, Heads>> {};
+template <class Init, class InIt, class Heads, class Op>
+struct segmented_parts<index_iterator<flagged_input_with_init<Init, InIt, Heads, Op>>>
+    : segmented_parts_of<flagged_input_with_init<Init, InIt, Heads, Op>> {};
+
 // Outputs: assigning a pair to element i writes its value (inclusive) ...
 template <class OutIt>
 struct value_output {
