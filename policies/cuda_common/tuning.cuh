@@ -16,7 +16,7 @@ namespace pscan::cuda_common {
 // in flight by cp.async while it works on one: two chunks and their head bytes a warp, 36 KiB a
 // block of 8 warps, four blocks an SM at up to 64 registers a thread. Larger types in smaller
 // blocks.
-template <class A, class E, target Target>
+template <class A, target Target>
 struct segmented_reduce_tuning {
   static constexpr int block_threads = sizeof(A) <= 64 ? 256 : 64;
   static constexpr int min_blocks = 4;

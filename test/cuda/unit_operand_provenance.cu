@@ -139,7 +139,7 @@ case_data<T> make_case(conformance::random_source& random, std::int64_t n) {
   // of the build the device runs), and empty segments.
   const auto [warp, block] = pscan::cuda_common::with_build([](auto build) {
     using cfg =
-        pscan::cuda_common::segmented_reduce_tuning<T, std::int64_t, decltype(build)::target>;
+        pscan::cuda_common::segmented_reduce_tuning<T, decltype(build)::target>;
     return std::pair<std::int64_t, std::int64_t>{32 * cfg::items, cfg::block_threads * cfg::items};
   });
   const std::int64_t lengths[] = {0,        0,        1,         2,         31,           33,

@@ -114,7 +114,7 @@ template <class T>
 std::int64_t least_stretch() {
   return pscan::cuda_common::with_build([](auto build) {
     using cfg =
-        pscan::cuda_common::segmented_reduce_tuning<T, std::int64_t, decltype(build)::target>;
+        pscan::cuda_common::segmented_reduce_tuning<T, decltype(build)::target>;
     return std::int64_t{cfg::block_threads} * cfg::items;
   });
 }

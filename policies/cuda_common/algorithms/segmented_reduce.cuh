@@ -30,7 +30,6 @@ template <class Derived, class InIt, class OffIt, class OutIt, class Init, class
 void segmented_reduce(const policy_base<Derived>& p, InIt values, OffIt offsets_first,
                       OffIt offsets_last, OutIt out, Init init, Op op) {
   using A = pscan::detail::init_value_t<Init>;
-  using E = offset_value_t<OffIt>;
   const std::int64_t count = offsets_last - offsets_first;
   if (p.is_checked) {
     check_offsets(p, "pscan::segmented_reduce", offsets_first, count,
@@ -39,8 +38,8 @@ void segmented_reduce(const policy_base<Derived>& p, InIt values, OffIt offsets_
   const std::int64_t segments = count - 1;
   with_build([&](auto build) {
     using Build = decltype(build);
-    using cfg = segmented_reduce_tuning<A, E, Build::target>;
-    using warp = segmented_reduce_warp<A, E, cfg::items>;
+    using cfg = segmented_reduce_tuning<A, Build::target>;
+    using warp = segmented_reduce_warp<A, cfg::items>;
     const auto kernel =
         &segmented_reduce_kernel<typename Build::archs, A, InIt, OffIt, OutIt, Op, Init>;
     constexpr int shared_bytes =

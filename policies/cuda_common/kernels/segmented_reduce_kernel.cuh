@@ -19,14 +19,8 @@
 #include <pscan/future_value.hpp>
 
 #include <cstdint>
-#include <iterator>
-#include <type_traits>
 
 namespace pscan::cuda_common {
-
-// The offsets' value type, as the kernels hold it.
-template <class OffIt>
-using offset_value_t = std::remove_cv_t<typename std::iterator_traits<OffIt>::value_type>;
 
 // A block's stretch for the last block: its summary and the index of its first end.
 template <class A>
@@ -95,16 +89,15 @@ __device__ bool walks_cover_every_end(const stretch_record<A>* records, int coun
 // none when those are bad.
 template <class Archs, class A, class InIt, class OffIt, class OutIt, class Op, class Init>
 __global__ void __launch_bounds__(
-    segmented_reduce_tuning<A, offset_value_t<OffIt>, compiled_target>::block_threads,
+    segmented_reduce_tuning<A, compiled_target>::block_threads,
     min_blocks_hint(
-        segmented_reduce_tuning<A, offset_value_t<OffIt>, compiled_target>::min_blocks,
-        segmented_reduce_tuning<A, offset_value_t<OffIt>, compiled_target>::block_threads))
+        segmented_reduce_tuning<A, compiled_target>::min_blocks,
+        segmented_reduce_tuning<A, compiled_target>::block_threads))
     segmented_reduce_kernel(InIt values, OffIt offsets, std::int64_t segments,
                             stretch_record<A>* records, segmented_reduce_state* state,
                             unsigned long long* report, OutIt out, Init init, Op op) {
-  using E = offset_value_t<OffIt>;
-  using cfg = segmented_reduce_tuning<A, E, compiled_target>;
-  using warp = segmented_reduce_warp<A, E, cfg::items>;
+  using cfg = segmented_reduce_tuning<A, compiled_target>;
+  using warp = segmented_reduce_warp<A, cfg::items>;
   constexpr int warps = cfg::block_threads / warp_threads;
   // One declaration for every instantiation (extern shared arrays share their symbol).
   extern __shared__ uint4 dynamic_shared[];

@@ -135,9 +135,8 @@ __device__ __forceinline__ void scan_open_segments(const partial<A>& acc, bool h
 }
 
 
-// E: the offsets' value type, held as read (an end is checked before it is trusted). ITEMS: a
-// lane's share of a chunk.
-template <class A, class E, int ITEMS>
+// ITEMS: a lane's share of a chunk.
+template <class A, int ITEMS>
 struct segmented_reduce_warp {
   static_assert(ITEMS <= 32, "a lane's head bits fit one 32-bit word");
   static constexpr int chunk_items = warp_threads * ITEMS;
@@ -232,7 +231,7 @@ struct segmented_reduce_warp {
         // The marks and the ends the same lanes take again in pass 3, which clears them.
         const auto for_each_window = [&](auto&& f) {
           std::int64_t w = window, e = end_at, st = start_at, before_rel = -1;
-          for (int k = 0;; ++k) {
+          while (true) {
             const int taken = ends_in_chunk(e, w);
             const std::int64_t rel = e - p;
             const std::int64_t left = __shfl_up_sync(full_warp_mask, rel, 1);
