@@ -2,8 +2,8 @@
 // The two exception types of pscan. Nothing here needs CUDA headers: a cuda_error keeps the
 // cudaError_t as its integer value; read it back with `e.code<cudaError_t>()`.
 
-#include <stdexcept>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 

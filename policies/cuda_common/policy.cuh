@@ -7,7 +7,6 @@
 
 #include <pscan/runtime/check.cuh>
 #include <pscan/runtime/device_info.cuh>
-
 #include <pscan/runtime/pointer_check.cuh>
 #include <pscan/runtime/resource.cuh>
 

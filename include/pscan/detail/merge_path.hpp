@@ -6,8 +6,6 @@
 // The host backends search with it; the GPU kernels search the same way by a whole warp
 // (cuda_common/tile/merge_path.cuh).
 
-#include <pscan/detail/config.hpp>
-
 namespace pscan::detail {
 
 // The merge of `ends_count` segment ends (end i at element position ends(i), non-decreasing)
@@ -16,7 +14,7 @@ namespace pscan::detail {
 // the first `diagonal` merged items (0 <= diagonal <= ends_count + elements). End a is among them
 // exactly when ends(a) + a < diagonal, which is increasing in a.
 template <class I, class Ends>
-PSCAN_HOST_DEVICE I merge_path_split(const Ends& ends, I ends_count, I elements, I diagonal) {
+I merge_path_split(const Ends& ends, I ends_count, I elements, I diagonal) {
   I lo = diagonal > elements ? diagonal - elements : I{0};
   I hi = diagonal < ends_count ? diagonal : ends_count;
   while (lo < hi) {
