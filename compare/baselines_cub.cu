@@ -1,8 +1,8 @@
 // CUB baselines (DeviceScan, DeviceReduce, DeviceSegmentedReduce; cub_host: DeviceReduce with its
-// result copied to the host; cub_from_offsets and cub_keys_from_offsets: the scan by offsets
-// from head flags or keys built from the offsets), the GPU copy, and reduce_floor (DeviceReduce
-// as segmented_reduce's limit). Temporary storage and the pinned host value are allocated when
-// the run is prepared, outside the timed region.
+// result copied to the host; cub_from_offsets: the scan by offsets from keys built from the
+// offsets), the GPU copy, and reduce_floor (DeviceReduce as segmented_reduce's limit). Temporary
+// storage and the pinned host value are allocated when the run is prepared, outside the timed
+// region.
 
 #include "flagged_iterators.cuh"
 #include "implementation.hpp"
@@ -179,93 +179,74 @@ implementation gpu_reduce_floor() {
 }
 
 // A 1 at the start of each segment after the first (positions from offsets[0]; empty segments at
-// the end mark nothing), into zeroed marks: head flags, or flags whose inclusive sum is a key
-// per element.
-template <class Mark>
+// the end mark nothing): the flags whose inclusive sum is a key per element.
 __global__ void mark_segment_starts(const offset_type* offsets, std::int64_t segments,
-                                    std::int64_t n, Mark* marks) {
+                                    std::int64_t n, key_type* flags) {
   const std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x + 1;
   if (i >= segments) return;
   const std::int64_t at = offsets[i] - offsets[0];
-  if (at < n) marks[at] = 1;
+  if (at < n) flags[at] = 1;
 }
 
-// How a CUB user holding CSR offsets turns them into something CUB 3.0 scans by (it has no scan
-// by offsets): a key per element (the marks' inclusive sum) for DeviceScan's scan by key, or head
-// flags for a scan of (value, head) pairs with the lifted operator.
-enum class offsets_as { keys, flags };
-
-// Zeroed marks, a 1 scattered at each segment start: the only kernel of the harness's own, one
-// thread an offset.
-template <class Mark>
-void mark_starts(Mark* marks, const cell_buffers& b, cudaStream_t stream) {
-  PSCAN_CUDA_CHECK(cudaMemsetAsync(marks, 0, static_cast<std::size_t>(b.n) * sizeof(Mark), stream));
-  if (b.segments > 1) {
-    constexpr int threads = 256;
-    const auto blocks = static_cast<unsigned>((b.segments - 1 + threads - 1) / threads);
-    mark_segment_starts<<<blocks, threads, 0, stream>>>(b.offsets, b.segments, b.n, marks);
-    PSCAN_CUDA_CHECK(cudaGetLastError());
-  }
-}
-
-// The scan by offsets as a CUB user runs it, timed whole: the marks are built inside the run,
-// into buffers allocated when it is prepared.
-template <class T, offsets_as Way>
+// The scan by offsets as a CUB user holding CSR offsets must run it (CUB 3.0 has no scan by
+// offsets): a key per element from the offsets (zeroed flags, a 1 scattered at each segment
+// start, DeviceScan::InclusiveSum), then DeviceScan's scan by key; the keys are built inside the
+// timed run, into buffers allocated when it is prepared. The scatter is the only kernel of the
+// harness's own: one thread an offset.
+template <class T>
 prepared_run scan_from_offsets(const cell_buffers& b) {
-  using mark = std::conditional_t<Way == offsets_as::keys, key_type, flag_type>;
   const auto n = static_cast<std::size_t>(b.n);
-  auto marks = device_allocation(n * sizeof(mark));
-  auto keys = device_allocation(Way == offsets_as::keys ? n * sizeof(key_type) : 0);
-  auto* mark_data = static_cast<mark*>(marks.get());
+  auto flags = device_allocation(n * sizeof(key_type));
+  auto keys = device_allocation(n * sizeof(key_type));
+  const auto* flag_data = static_cast<key_type*>(flags.get());
   auto* key_data = static_cast<key_type*>(keys.get());
-  // Each step with temp == nullptr only sets its bytes (CUB's two-phase protocol).
-  const auto steps = [=](void* temp, std::size_t& bytes, std::size_t& key_bytes,
-                         cudaStream_t s) {
-    cell_buffers scanned = b;
-    if constexpr (Way == offsets_as::keys) {
-      PSCAN_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp, key_bytes, mark_data, key_data, b.n, s));
-      scanned.keys = key_data;
-      PSCAN_CUDA_CHECK(cub_call<T>(temp, bytes, algorithm::inclusive_scan_by_key, scanned));
-    } else {
-      scanned.flags = mark_data;
-      PSCAN_CUDA_CHECK(cub_call<T>(temp, bytes, algorithm::segmented_inclusive_scan, scanned));
-    }
+  const auto scan_keys = [=](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return cub::DeviceScan::InclusiveSum(temp, bytes, flag_data, key_data, b.n, s);
   };
+  const auto scan_values = [=](void* temp, std::size_t& bytes, cudaStream_t s) {
+    cell_buffers by_key = b;
+    by_key.keys = key_data;
+    return cub_call<T>(temp, bytes, algorithm::inclusive_scan_by_key, by_key);
+  };
+  std::size_t key_bytes = 0, value_bytes = 0;
   const auto stream = static_cast<cudaStream_t>(b.stream);
-  std::size_t scan_bytes = 0, key_bytes = 0;
-  steps(nullptr, scan_bytes, key_bytes, stream);
-  const std::size_t bytes = std::max(scan_bytes, key_bytes);
+  PSCAN_CUDA_CHECK(scan_keys(nullptr, key_bytes, stream));
+  PSCAN_CUDA_CHECK(scan_values(nullptr, value_bytes, stream));
+  const std::size_t bytes = std::max(key_bytes, value_bytes);
   auto temp = device_allocation(bytes);
-  // The run owns every buffer, the keys too, which it reaches only through steps.
+  // The run owns every buffer: the keys too, which it reaches only through scan_values.
   return prepared_run{[=, keys = std::move(keys)] {
-    mark_starts(static_cast<mark*>(marks.get()), b, stream);
-    std::size_t temp_bytes = bytes, temp_key_bytes = bytes;
-    steps(temp.get(), temp_bytes, temp_key_bytes, stream);
+    PSCAN_CUDA_CHECK(cudaMemsetAsync(flags.get(), 0, n * sizeof(key_type), stream));
+    if (b.segments > 1) {
+      constexpr int threads = 256;
+      const auto blocks = static_cast<unsigned>((b.segments - 1 + threads - 1) / threads);
+      mark_segment_starts<<<blocks, threads, 0, stream>>>(b.offsets, b.segments, b.n,
+                                                          static_cast<key_type*>(flags.get()));
+      PSCAN_CUDA_CHECK(cudaGetLastError());
+    }
+    std::size_t temp_bytes = bytes;
+    PSCAN_CUDA_CHECK(scan_keys(temp.get(), temp_bytes, stream));
+    temp_bytes = bytes;
+    PSCAN_CUDA_CHECK(scan_values(temp.get(), temp_bytes, stream));
   }};
 }
 
-template <offsets_as Way>
-implementation cub_from_offsets(const char* name) {
+implementation cub_from_offsets() {
   implementation impl;
-  impl.name = name;
+  impl.name = "cub_from_offsets";
   impl.library = "cub";
   impl.where = target::gpu;
   impl.algorithms = {algorithm::inclusive_scan_by_offsets};
   impl.prepare = [](const cell& c, const cell_buffers& b) {
     return with_element(c.type, [&](auto tag) {
-      return scan_from_offsets<typename decltype(tag)::type, Way>(b);
+      return scan_from_offsets<typename decltype(tag)::type>(b);
     });
   };
   return impl;
 }
 
 const built_in cub_entry([] { return cub_implementation("cub", false); });
-const built_in cub_from_offsets_entry([] {
-  return cub_from_offsets<offsets_as::flags>("cub_from_offsets");
-});
-const built_in cub_keys_from_offsets_entry([] {
-  return cub_from_offsets<offsets_as::keys>("cub_keys_from_offsets");
-});
+const built_in cub_from_offsets_entry(cub_from_offsets);
 const built_in cub_host_entry([] { return cub_implementation("cub_host", true); });
 const built_in copy_entry(gpu_copy);
 const built_in reduce_floor_entry(gpu_reduce_floor);

@@ -59,11 +59,7 @@ const std::vector<registration>& registrations() {
       {"cub", sides::gpu, role::baseline, "CUB's DeviceScan, DeviceReduce, DeviceSegmentedReduce",
        no_cuda},
       {"cub_from_offsets", sides::gpu, role::contender,
-       "scans by offsets as a CUB user runs them: head flags from the offsets, then a scan of "
-       "(value, head) pairs",
-       no_cuda},
-      {"cub_keys_from_offsets", sides::gpu, role::contender,
-       "scans by offsets through CUB's scan by key: a key per element built from the offsets",
+       "scans by offsets as a CUB user runs them: keys built from the offsets, then a scan by key",
        no_cuda},
       {"cub_host", sides::gpu, role::contender,
        "reduce only: cub and the copy of its result to the host", no_cuda},
