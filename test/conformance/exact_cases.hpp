@@ -144,10 +144,11 @@ std::vector<exact_bits<T>> as_bits(const std::vector<T>& values) {
 }
 
 // The families of inputs, each hard for naive summation in its own way.
-enum class exact_family { wide, cancelling, ties, extremes, specials, zeros };
+enum class exact_family { wide, cancelling, ties, extremes, specials, zeros, clustered };
 inline constexpr exact_family all_exact_families[] = {
     exact_family::wide,     exact_family::cancelling, exact_family::ties,
-    exact_family::extremes, exact_family::specials,   exact_family::zeros};
+    exact_family::extremes, exact_family::specials,   exact_family::zeros,
+    exact_family::clustered};
 inline const char* name_of(exact_family f) {
   switch (f) {
     case exact_family::wide: return "wide";
@@ -156,6 +157,7 @@ inline const char* name_of(exact_family f) {
     case exact_family::extremes: return "extremes";
     case exact_family::specials: return "specials";
     case exact_family::zeros: return "zeros";
+    case exact_family::clustered: return "clustered";
   }
   return "?";
 }
@@ -218,6 +220,13 @@ std::vector<T> exact_values(random_source& random, std::int64_t n, exact_family 
         break;
       case exact_family::zeros:  // -0 only, or with +0 now and then
         x = random.one_in(n > 40 ? 50 : 4) ? T(0.0) : T(-0.0);
+        break;
+      case exact_family::clustered:  // a few binades wide, now and then far below, or -0: the
+                                     // floating-point fast path, and the bits it must not drop
+        x = std::ldexp(T(random.between(1, 1 << 20)), int(random.between(-28, -12))) *
+            (random.one_in(2) ? T(1) : T(-1));
+        if (random.one_in(64)) x = std::ldexp(x, -int(random.between(30, 90)));
+        if (random.one_in(97)) x = T(-0.0);
         break;
     }
   }
@@ -301,7 +310,10 @@ inline std::vector<std::int64_t> exact_sizes(exact_family family) {
   std::vector<std::int64_t> sizes;
   for (std::int64_t n : {0, 1, 2, 3, 33, 1021, 4097}) sizes.push_back(capped(n));
   // Many chunks and tiles: where a policy's grouping would show.
-  if (family == exact_family::wide || family == exact_family::ties) sizes.push_back(capped(12289));
+  if (family == exact_family::wide || family == exact_family::ties ||
+      family == exact_family::clustered) {
+    sizes.push_back(capped(12289));
+  }
   return sizes;
 }
 

@@ -11,6 +11,7 @@
 //   exact_scan.cuh);
 // - the segmented algorithms over each value lifted to its exact sum (exact_in, exact_out).
 
+#include <pscan/detail/exact_bins.hpp>
 #include <pscan/detail/exact_sum.hpp>
 #include <pscan/detail/exact_window.hpp>
 #include <pscan/detail/index_iterator.hpp>
@@ -38,11 +39,14 @@ struct exact_block_sums {
     const std::int64_t to = n - from < exact_block_items ? n : from + exact_block_items;
     exact_chunks<T> chunks;
     auto window = exact_window<T>::empty();
-    for (std::int64_t start = from; start < to; start += exact_window<T>::max_terms) {
-      const std::int64_t end = to - start < exact_window<T>::max_terms
+    static_assert(exact_bins<T>::max_terms <= exact_window<T>::max_terms);
+    for (std::int64_t start = from; start < to; start += exact_bins<T>::max_terms) {
+      const std::int64_t end = to - start < exact_bins<T>::max_terms
                                    ? to
-                                   : start + exact_window<T>::max_terms;
-      for (std::int64_t i = start; i < end; ++i) window.add(static_cast<T>(first[i]), chunks);
+                                   : start + exact_bins<T>::max_terms;
+      if (!exact_bins<T>::add(first + start, static_cast<int>(end - start), window, chunks)) {
+        for (std::int64_t i = start; i < end; ++i) window.add(static_cast<T>(first[i]), chunks);
+      }
       window.flush(chunks);
     }
     return chunks.sum(window.specials());

@@ -47,10 +47,18 @@ class exact_window {
   PSCAN_HOST_DEVICE PSCAN_FORCEINLINE void add(T x, Spill& spill) {
     bits_type bits;
     std::memcpy(&bits, &x, sizeof bits);
+    not_negative_zero_ += bits != bits_type{1} << sign_shift ? 1 : 0;
+    add_uncounted(x, spill);
+  }
+
+  // add() for a term whose sign of zero is counted apart (count_not_negative_zero()).
+  template <class Spill>
+  PSCAN_HOST_DEVICE PSCAN_FORCEINLINE void add_uncounted(T x, Spill& spill) {
+    bits_type bits;
+    std::memcpy(&bits, &x, sizeof bits);
     const bits_type magnitude = bits & ~(bits_type{1} << sign_shift);
     const int exponent = static_cast<int>(magnitude >> fraction_bits);
     const int shift = magnitude == 0 ? 0 : exponent - (exponent != 0) - chunk_bits * base_;
-    not_negative_zero_ += bits != bits_type{1} << sign_shift ? 1 : 0;
     if (static_cast<unsigned>(shift) > static_cast<unsigned>(highest_shift) ||
         exponent == exponent_max) {
       add_outside(x, spill);
@@ -61,6 +69,11 @@ class exact_window {
                             static_cast<std::uint64_t>(exponent != 0) << fraction_bits;
     const unsigned __int128 v = static_cast<unsigned __int128>(m) << shift;
     sum_ += (bits >> sign_shift) != 0 ? -static_cast<__int128>(v) : static_cast<__int128>(v);
+  }
+
+  // Counts terms that are not -0, added by add_uncounted().
+  PSCAN_HOST_DEVICE void count_not_negative_zero(std::int64_t terms) {
+    specials_.not_negative_zero += terms;
   }
 
   // Moves the window's contents into the chunks (the window stays where it is, empty).
@@ -192,11 +205,12 @@ class exact_prefix_window {
   bool below_;
 };
 
-// The chunks of one host thread's window, and their exact sum.
+// The chunks of one host thread's window, and their exact sum. Host and device, as the window
+// that calls it is (a CUDA translation unit would warn at every host call otherwise).
 template <class T>
 struct exact_chunks {
   std::int64_t chunk[exact_window<T>::chunk_count] = {};
-  void operator()(int k, std::int64_t piece) { chunk[k] += piece; }
+  PSCAN_HOST_DEVICE void operator()(int k, std::int64_t piece) { chunk[k] += piece; }
   exact_sum<T> sum(const exact_specials& specials) const {
     return exact_sum<T>::of_chunks(chunk, specials);
   }

@@ -1,0 +1,186 @@
+#pragma once
+// exact_bins<T>: the exact sum of a run of float or double terms in floating point, a few vector
+// additions a term, in front of exact_window's integer path. Each term is split at fixed bit
+// positions by Rump, Ogita and Oishi's extraction ("Accurate floating-point summation part I",
+// SIAM J. Sci. Comput. 2008): with sigma = 1.5 * 2^e, q = (sigma + x) - sigma is x rounded to a
+// multiple of 2^(e - 52) and x - q is exact; the q of up to 2^term_bits terms add exactly in
+// a double, so each bin's sum is exact whatever the order, and the remainder goes to the next bin
+// (Demmel and Nguyen's binning, "Parallel reproducible summation", IEEE TC 2015). The bins' sums
+// and any remainder left below the last bin then go to the window exactly. Where a run has a NaN
+// or an infinity, or a term near double's largest, it does not apply and the window takes the
+// terms one by one.
+
+#include <pscan/detail/exact_window.hpp>
+
+#include <cstdint>
+#include <cstring>
+
+namespace pscan::detail {
+
+template <class T>
+class exact_bins {
+  static constexpr int term_bits = 8;
+  // Two bins hold every bit of a double within 2^35 of the largest term (of a float within
+  // 2^64); the rare bits below go to the window one term at a time.
+  static constexpr int bins = 2;
+  // Terms a step, in GCC's vector extension (as __int128, a GNU extension pscan needs anyway):
+  // lanes of independent sums, one vector instruction an operation.
+#if defined(__AVX__)
+  static constexpr int width = 4;
+#else
+  static constexpr int width = 2;  // SSE2's: wider vectors would go through memory
+#endif
+  using pack = double __attribute__((vector_size(8 * width)));
+  using mask = std::int64_t __attribute__((vector_size(8 * width)));
+  // Each bin 52 - term_bits bits below the one above: its terms' sum stays below 2^53 units.
+  static constexpr int bin_bits = 52 - term_bits;
+  // The lowest bin exponent: sigma stays normal and, for float, its unit 2^-149 or more, where
+  // every term is whole in it (so that a bin's sum is whole in T's exact units).
+  static constexpr int lowest_exponent = sizeof(T) == 4 ? -149 + 52 : -1022;
+
+ public:
+  // The most terms add() takes at a time.
+  static constexpr int max_terms = 1 << term_bits;
+
+#if defined(__FAST_MATH__)
+  // Fast math may fold (sigma + x) - sigma to x: the window alone is exact there.
+  template <class InIt, class Spill>
+  static bool add(InIt, int, exact_window<T>&, Spill&) {
+    return false;
+  }
+#else
+  // Adds first[0 .. count) (count <= max_terms) to the window; false, having added nothing,
+  // where the bins do not apply.
+  template <class InIt, class Spill>
+  static bool add(InIt first, int count, exact_window<T>& window, Spill& spill) {
+    constexpr std::int64_t sign = std::int64_t{1} << 63;
+    // Floating-point compares and bit operations only: SSE2 has no 64-bit integer compare.
+    pack largest = {};
+    mask negative_zero = {};
+    for_packs(first, count, [&](const pack& x) {
+      const mask bits = (mask)x;  // vector casts keep the bits
+      const pack magnitude = (pack)(bits & ~sign);
+      largest = magnitude > largest ? magnitude : largest;
+      negative_zero |= (x == 0) & bits;  // a -0's bits: the sign bit alone
+    });
+    double m = 0;
+    bool negative_zeros = false;
+    for (int j = 0; j < width; ++j) {
+      m = largest[j] > m ? largest[j] : m;
+      negative_zeros = negative_zeros || negative_zero[j] != 0;
+    }
+    std::int64_t kept = count;
+    if (negative_zeros) {  // rare: counted one by one
+      for (int k = 0; k < count; ++k) {
+        const auto t = static_cast<double>(static_cast<T>(first[k]));
+        std::int64_t bits;
+        std::memcpy(&bits, &t, sizeof bits);
+        kept -= bits == sign ? 1 : 0;
+      }
+    }
+    // The top bin: its sum of max_terms terms below 2^(top + 1), and finite as a T (an infinity
+    // among the terms is the largest, and too large).
+    std::int64_t m_bits;
+    std::memcpy(&m_bits, &m, sizeof m_bits);
+    const int top = exponent_of(m_bits) + term_bits + 1;
+    if (top > (sizeof(T) == 4 ? 126 : 1023)) return false;
+    pack sigma[bins], sum[bins] = {};
+    for (int b = 0; b < bins; ++b) {
+      const int e = top - b * bin_bits;
+      const double s = 1.5 * power_of_two(e < lowest_exponent ? lowest_exponent : e);
+      for (int j = 0; j < width; ++j) sigma[b][j] = s;
+    }
+    mask left = {};  // lanes with bits below the last bin
+    for_packs(first, count, [&](const pack& term) {
+      pack x = term;
+      for (int b = 0; b < bins; ++b) {
+        const pack q = (sigma[b] + x) - sigma[b];
+        sum[b] += q;
+        x -= q;
+      }
+      left |= x != 0;
+    });
+    double total[bins] = {};
+    for (int b = 0; b < bins; ++b) {
+      for (int j = 0; j < width; ++j) total[b] += sum[b][j];  // whole in the bin's unit: exact
+      if (total[b] != total[b]) return false;  // a NaN among the terms (its max ignored it)
+    }
+    for (int b = 0; b < bins; ++b) add_double(total[b], window, spill);
+    bool remainder = false;
+    for (int j = 0; j < width; ++j) remainder = remainder || left[j] != 0;
+    if (remainder) {  // terms with bits below the last bin: what is left of each, one by one
+      for (int k = 0; k < count; ++k) {
+        double x = static_cast<double>(static_cast<T>(first[k]));
+        for (int b = 0; b < bins; ++b) x -= (sigma[b][0] + x) - sigma[b][0];
+        if (x != 0) add_double(x, window, spill);
+      }
+    }
+    window.count_not_negative_zero(kept);
+    return true;
+  }
+#endif
+
+ private:
+  // f(x) for the terms of first[0 .. count) as doubles, `width` at a time (zeros past count: they
+  // add nothing). Whole packs apart from the last, so that the compiler sees plain loads.
+  template <class InIt, class F>
+  static void for_packs(InIt first, int count, F&& f) {
+    pack x;
+    int i = 0;
+    for (; i + width <= count; i += width) {
+      T terms[width];
+      for (int j = 0; j < width; ++j) terms[j] = static_cast<T>(first[i + j]);
+      widen(terms, x);
+      f(x);
+    }
+    if (i < count) {
+      T terms[width] = {};
+      for (int j = 0; i + j < count; ++j) terms[j] = static_cast<T>(first[i + j]);
+      widen(terms, x);
+      f(x);
+    }
+  }
+
+  // By reference: a 32-byte vector passed or returned by value changes the ABI without AVX.
+  static void widen(const T (&terms)[width], pack& x) {
+    if constexpr (sizeof(T) == 8) {
+      std::memcpy(&x, terms, sizeof x);
+    } else {  // in one instruction, not lane by lane
+      float __attribute__((vector_size(4 * width))) narrow;
+      std::memcpy(&narrow, terms, sizeof narrow);
+      x = __builtin_convertvector(narrow, pack);
+    }
+  }
+
+  // e with 2^e <= m < 2^(e + 1), for the bits of a finite m > 0 (a subnormal's below -1022);
+  // -1075 for 0.
+  static int exponent_of(std::int64_t bits) {
+    const int field = static_cast<int>(bits >> 52);
+    if (field != 0) return field - 1023;
+    return bits == 0 ? -1075 : -1074 + 63 - __builtin_clzll(static_cast<std::uint64_t>(bits));
+  }
+
+  // 2^e for -1022 <= e <= 1023.
+  static double power_of_two(int e) {
+    const std::uint64_t bits = static_cast<std::uint64_t>(e + 1023) << 52;
+    double x;
+    std::memcpy(&x, &bits, sizeof x);
+    return x;
+  }
+
+  // An exact double whose bits are whole in T's exact unit, as terms of T (float: up to three).
+  template <class Spill>
+  static void add_double(double x, exact_window<T>& window, Spill& spill) {
+    if constexpr (sizeof(T) == 8) {
+      if (x != 0) window.add_uncounted(x, spill);
+    } else {
+      for (int part = 0; part < 3 && x != 0; ++part) {
+        const auto f = static_cast<float>(x);  // x - f is exact: f is x's top 24 bits, rounded
+        window.add_uncounted(f, spill);
+        x -= static_cast<double>(f);
+      }
+    }
+  }
+};
+
+}  // namespace pscan::detail
