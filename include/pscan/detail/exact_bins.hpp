@@ -14,6 +14,12 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <type_traits>
+
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
 
 namespace pscan::detail {
 
@@ -32,6 +38,12 @@ class exact_bins {
 #endif
   using pack = double __attribute__((vector_size(8 * width)));
   using mask = std::int64_t __attribute__((vector_size(8 * width)));
+  // The first pass looks at the terms as they are: as many floats as doubles fit twice.
+  using float_pack = float __attribute__((vector_size(8 * width)));
+  using float_mask = std::int32_t __attribute__((vector_size(8 * width)));
+  using term_pack = std::conditional_t<sizeof(T) == 4, float_pack, pack>;
+  using term_mask = std::conditional_t<sizeof(T) == 4, float_mask, mask>;
+  static constexpr int term_width = 8 * width / static_cast<int>(sizeof(T));
   // Each bin 52 - term_bits bits below the one above: its terms' sum stays below 2^53 units.
   static constexpr int bin_bits = 52 - term_bits;
   // The lowest bin exponent: sigma stays normal and, for float, its unit 2^-149 or more, where
@@ -53,27 +65,29 @@ class exact_bins {
   // where the bins do not apply.
   template <class InIt, class Spill>
   static bool add(InIt first, int count, exact_window<T>& window, Spill& spill) {
-    constexpr std::int64_t sign = std::int64_t{1} << 63;
+    if (flushes_subnormals()) return false;
+    using term_bits_type = std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t>;
+    constexpr term_bits_type sign = std::numeric_limits<term_bits_type>::min();
     // Floating-point compares and bit operations only: SSE2 has no 64-bit integer compare.
-    pack largest = {};
-    mask negative_zero = {};
-    for_packs(first, count, [&](const pack& x) {
-      const mask bits = (mask)x;  // vector casts keep the bits
-      const pack magnitude = (pack)(bits & ~sign);
+    term_pack largest = {};
+    term_mask negative_zero = {};
+    for_packs<term_pack, term_width>(first, count, [&](const term_pack& x) {
+      const term_mask bits = (term_mask)x;  // vector casts keep the bits
+      const term_pack magnitude = (term_pack)(bits & ~sign);
       largest = magnitude > largest ? magnitude : largest;
       negative_zero |= (x == 0) & bits;  // a -0's bits: the sign bit alone
     });
     double m = 0;
     bool negative_zeros = false;
-    for (int j = 0; j < width; ++j) {
+    for (int j = 0; j < term_width; ++j) {
       m = largest[j] > m ? largest[j] : m;
       negative_zeros = negative_zeros || negative_zero[j] != 0;
     }
     std::int64_t kept = count;
     if (negative_zeros) {  // rare: counted one by one
       for (int k = 0; k < count; ++k) {
-        const auto t = static_cast<double>(static_cast<T>(first[k]));
-        std::int64_t bits;
+        const T t = static_cast<T>(first[k]);
+        term_bits_type bits;
         std::memcpy(&bits, &t, sizeof bits);
         kept -= bits == sign ? 1 : 0;
       }
@@ -91,7 +105,7 @@ class exact_bins {
       for (int j = 0; j < width; ++j) sigma[b][j] = s;
     }
     mask left = {};  // lanes with bits below the last bin
-    for_packs(first, count, [&](const pack& term) {
+    for_packs<pack, width>(first, count, [&](const pack& term) {
       pack x = term;
       for (int b = 0; b < bins; ++b) {
         const pack q = (sigma[b] + x) - sigma[b];
@@ -121,35 +135,50 @@ class exact_bins {
 #endif
 
  private:
-  // f(x) for the terms of first[0 .. count) as doubles, `width` at a time (zeros past count: they
-  // add nothing). Whole packs apart from the last, so that the compiler sees plain loads.
-  template <class InIt, class F>
+  // f(x) for the terms of first[0 .. count) in packs P of W lanes (doubles, or the terms as they
+  // are), zeros past count: they add nothing. Whole packs apart from the last, so that the
+  // compiler sees plain loads.
+  template <class P, int W, class InIt, class F>
   static void for_packs(InIt first, int count, F&& f) {
-    pack x;
+    P x;
     int i = 0;
-    for (; i + width <= count; i += width) {
-      T terms[width];
-      for (int j = 0; j < width; ++j) terms[j] = static_cast<T>(first[i + j]);
-      widen(terms, x);
+    for (; i + W <= count; i += W) {
+      T terms[W];
+      for (int j = 0; j < W; ++j) terms[j] = static_cast<T>(first[i + j]);
+      load(terms, x);
       f(x);
     }
     if (i < count) {
-      T terms[width] = {};
+      T terms[W] = {};
       for (int j = 0; i + j < count; ++j) terms[j] = static_cast<T>(first[i + j]);
-      widen(terms, x);
+      load(terms, x);
       f(x);
     }
   }
 
   // By reference: a 32-byte vector passed or returned by value changes the ABI without AVX.
-  static void widen(const T (&terms)[width], pack& x) {
-    if constexpr (sizeof(T) == 8) {
-      std::memcpy(&x, terms, sizeof x);
-    } else {  // in one instruction, not lane by lane
+  template <class P, int W>
+  static void load(const T (&terms)[W], P& x) {
+    if constexpr (sizeof(T) == 4 && std::is_same_v<P, pack>) {  // widened in one instruction
       float __attribute__((vector_size(4 * width))) narrow;
       std::memcpy(&narrow, terms, sizeof narrow);
       x = __builtin_convertvector(narrow, pack);
+    } else {
+      std::memcpy(&x, terms, sizeof x);
     }
+  }
+
+  // Whether the floating-point unit treats subnormals as zero (flush-to-zero or
+  // denormals-are-zero, set by fast-math start-up code or by hand): the bins' low bits would be
+  // lost, where the window's integers keep them.
+  static bool flushes_subnormals() {
+#if defined(__SSE2__)
+    return (_mm_getcsr() & 0x8040u) != 0;  // MXCSR's FTZ (bit 15) and DAZ (bit 6)
+#elif defined(__aarch64__)
+    return (__builtin_aarch64_get_fpcr() & (1u << 24)) != 0;  // FPCR.FZ
+#else
+    return true;  // unknown: the window alone
+#endif
   }
 
   // e with 2^e <= m < 2^(e + 1), for the bits of a finite m > 0 (a subnormal's below -1022);

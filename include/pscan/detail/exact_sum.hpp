@@ -189,7 +189,7 @@ struct exact_sum {
     const int base = hi > lo ? hi - 1 : hi;
     const unsigned __int128 high =
         static_cast<unsigned __int128>(word(base + 1)) << 64 | word(base);
-    T result;
+    T result{};  // set by round_wide() on every path that returns it
     switch (round_wide(high, word(base + 2), 64 * base, any_below(64 * base), result)) {
       case rounding::zero:
         return specials.not_negative_zero == 0 ? T(-0.0) : T(0.0);
