@@ -45,30 +45,13 @@ class exact_window {
   // add_outside().
   template <class Spill>
   PSCAN_HOST_DEVICE PSCAN_FORCEINLINE void add(T x, Spill& spill) {
-    bits_type bits;
-    std::memcpy(&bits, &x, sizeof bits);
-    not_negative_zero_ += bits != bits_type{1} << sign_shift ? 1 : 0;
-    add_uncounted(x, spill);
+    add_term<true>(x, spill);
   }
 
   // add() for a term whose sign of zero is counted apart (count_not_negative_zero()).
   template <class Spill>
   PSCAN_HOST_DEVICE PSCAN_FORCEINLINE void add_uncounted(T x, Spill& spill) {
-    bits_type bits;
-    std::memcpy(&bits, &x, sizeof bits);
-    const bits_type magnitude = bits & ~(bits_type{1} << sign_shift);
-    const int exponent = static_cast<int>(magnitude >> fraction_bits);
-    const int shift = magnitude == 0 ? 0 : exponent - (exponent != 0) - chunk_bits * base_;
-    if (static_cast<unsigned>(shift) > static_cast<unsigned>(highest_shift) ||
-        exponent == exponent_max) {
-      add_outside(x, spill);
-      return;
-    }
-    const std::uint64_t m = (static_cast<std::uint64_t>(magnitude) &
-                             ((std::uint64_t{1} << fraction_bits) - 1)) |
-                            static_cast<std::uint64_t>(exponent != 0) << fraction_bits;
-    const unsigned __int128 v = static_cast<unsigned __int128>(m) << shift;
-    sum_ += (bits >> sign_shift) != 0 ? -static_cast<__int128>(v) : static_cast<__int128>(v);
+    add_term<false>(x, spill);
   }
 
   // Counts terms that are not -0, added by add_uncounted().
@@ -95,6 +78,26 @@ class exact_window {
   PSCAN_HOST_DEVICE const exact_specials& specials() const { return specials_; }
 
  private:
+  template <bool CountSign, class Spill>
+  PSCAN_HOST_DEVICE PSCAN_FORCEINLINE void add_term(T x, Spill& spill) {
+    bits_type bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    const bits_type magnitude = bits & ~(bits_type{1} << sign_shift);
+    const int exponent = static_cast<int>(magnitude >> fraction_bits);
+    const int shift = magnitude == 0 ? 0 : exponent - (exponent != 0) - chunk_bits * base_;
+    if constexpr (CountSign) not_negative_zero_ += bits != bits_type{1} << sign_shift ? 1 : 0;
+    if (static_cast<unsigned>(shift) > static_cast<unsigned>(highest_shift) ||
+        exponent == exponent_max) {
+      add_outside(x, spill);
+      return;
+    }
+    const std::uint64_t m = (static_cast<std::uint64_t>(magnitude) &
+                             ((std::uint64_t{1} << fraction_bits) - 1)) |
+                            static_cast<std::uint64_t>(exponent != 0) << fraction_bits;
+    const unsigned __int128 v = static_cast<unsigned __int128>(m) << shift;
+    sum_ += (bits >> sign_shift) != 0 ? -static_cast<__int128>(v) : static_cast<__int128>(v);
+  }
+
   // NaN, infinities, and terms above or below the window: above, the window moves up to it.
   template <class Spill>
   PSCAN_HOST_DEVICE void add_outside(T x, Spill& spill) {
