@@ -7,8 +7,8 @@
 // a double, so each bin's sum is exact whatever the order, and the remainder goes to the next bin
 // (Demmel and Nguyen's binning, "Parallel reproducible summation", IEEE TC 2015). The bins' sums
 // and any remainder left below the last bin then go to the window exactly. Where a run has a NaN
-// or an infinity, or a term near double's largest, it does not apply and the window takes the
-// terms one by one.
+// or an infinity, or a term near double's largest, or the FPU flushes subnormals, it does not
+// apply and the window takes the terms one by one.
 
 #include <pscan/detail/exact_window.hpp>
 
@@ -92,11 +92,14 @@ class exact_bins {
         kept -= bits == sign ? 1 : 0;
       }
     }
-    // The top bin: its sum of max_terms terms below 2^(top + 1), and finite as a T (an infinity
-    // among the terms is the largest, and too large).
-    std::int64_t m_bits;
-    std::memcpy(&m_bits, &m, sizeof m_bits);
-    const int top = exponent_of(m_bits) + term_bits + 1;
+    // The top bin: its sum of max_terms terms below 2^(top + 1), and finite as a T. An infinity
+    // among the terms is the largest.
+    const exact_term<double> largest_term = exact_term<double>::of(m);
+    if (largest_term.specials.plus_infinity != 0) return false;
+    const int top = largest_term.m == 0
+                        ? lowest_exponent
+                        : largest_term.position + 63 - leading_zeros(largest_term.m) +
+                              exact_format<double>::min_exponent + term_bits + 1;
     if (top > (sizeof(T) == 4 ? 126 : 1023)) return false;
     pack sigma[bins], sum[bins] = {};
     for (int b = 0; b < bins; ++b) {
@@ -179,14 +182,6 @@ class exact_bins {
 #else
     return true;  // unknown: the window alone
 #endif
-  }
-
-  // e with 2^e <= m < 2^(e + 1), for the bits of a finite m > 0 (a subnormal's below -1022);
-  // -1075 for 0.
-  static int exponent_of(std::int64_t bits) {
-    const int field = static_cast<int>(bits >> 52);
-    if (field != 0) return field - 1023;
-    return bits == 0 ? -1075 : -1074 + 63 - __builtin_clzll(static_cast<std::uint64_t>(bits));
   }
 
   // 2^e for -1022 <= e <= 1023.

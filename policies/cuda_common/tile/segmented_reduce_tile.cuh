@@ -134,7 +134,6 @@ __device__ __forceinline__ void scan_open_segments(const partial<A>& acc, bool h
   total.has_end = ends != 0;
 }
 
-
 // ITEMS: a lane's share of a chunk.
 template <class A, int ITEMS>
 struct segmented_reduce_warp {
