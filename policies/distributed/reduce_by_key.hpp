@@ -3,8 +3,12 @@
 // each rank reduces its own keys with the local policy, the ranks exchange their edges (first and
 // last key, last run's key and value, run count: one MPI_Allgather), then a rank whose last run
 // goes on drops it, and the rank where it ends folds the earlier ranks' parts into its first run
-// (in order: op sees them left to right) and writes the run's first key. Nothing moves.
+// (in order: op sees them left to right) and writes the run's first key. Nothing moves. With
+// exact_plus the outputs hold rounded sums, so the parts a run spanning ranks is joined from are
+// exact sums of the input (the rank's first and last runs, found in its keys): rounded once.
 
+#include <pscan/detail/config.hpp>
+#include <pscan/detail/index_iterator.hpp>
 #include <pscan/detail/partial.hpp>
 #include <pscan/policies/distributed/exchange.hpp>
 #include <pscan/policies/distributed/local.hpp>
@@ -30,6 +34,42 @@ struct run_edges {
   T last_value;    // the reduction of its last run
 };
 
+// Where a rank's first run ends and its last run starts.
+struct edge_run_bounds {
+  std::int64_t first_end;
+  std::int64_t last_start;
+};
+
+// Position i as a run start: a run starts at i where eq(keys[i - 1], keys[i]) fails; the bounds
+// of a position where none starts leave the others' be.
+template <class KeyIt, class KeyEq>
+struct run_start_at {
+  KeyIt keys;
+  KeyEq eq;
+  std::int64_t n;
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
+  PSCAN_HOST_DEVICE edge_run_bounds operator()(std::int64_t i) const {
+    return eq(keys[i - 1], keys[i]) ? edge_run_bounds{n, 0} : edge_run_bounds{i, i};
+  }
+};
+
+// The first run start and the last.
+struct outermost_starts {
+  PSCAN_HOST_DEVICE edge_run_bounds operator()(const edge_run_bounds& a,
+                                               const edge_run_bounds& b) const {
+    return {a.first_end < b.first_end ? a.first_end : b.first_end,
+            a.last_start > b.last_start ? a.last_start : b.last_start};
+  }
+};
+
+// The bounds of the first and last runs of keys[0 .. n) (n >= 1), by one reduce of the local
+// policy.
+template <class Local, class KeyIt, class KeyEq>
+edge_run_bounds edge_runs_of(const Local& local, KeyIt keys, std::int64_t n, KeyEq eq) {
+  const auto starts = pscan::detail::make_index_iterator(run_start_at<KeyIt, KeyEq>{keys, eq, n});
+  return pscan::reduce(local, starts + 1, starts + n, edge_run_bounds{n, 0}, outermost_starts{});
+}
+
 // Reduces this rank's keys and values with the local policy and fixes the runs at its edges;
 // returns how many runs this rank keeps (those that end on it), at the front of its outputs.
 // check_more() runs after the common checks, in the same exchange.
@@ -41,9 +81,7 @@ std::int64_t reduce_own_runs(const policy<Local>& p, const char* name, KeyIt key
   using K = pscan::detail::value_type_t<KeyIt>;
   using T = pscan::detail::value_type_t<InIt>;
   static_assert(transferable<K>() && transferable<T>());
-  static_assert(!pscan::detail::is_exact_sum_v<T>,
-                "pscan::exact_plus: pscan::distributed's reduce_by_key does not take it yet (a run "
-                "across ranks is joined from the rounded values of its parts)");
+  constexpr bool exact = pscan::detail::is_exact_sum_v<T>;
   const place where = place_in(p.comm);
   exchange<nothing>(p.comm, where, name, [&] {
     pscan::detail::checked_runs(p.local, name, keys_first, keys_last, values, keys_out,
@@ -52,14 +90,22 @@ std::int64_t reduce_own_runs(const policy<Local>& p, const char* name, KeyIt key
     return nothing{};
   });
   run_edges<K, T> mine{};
-  if (keys_last != keys_first) {
+  const std::int64_t n = keys_last - keys_first;
+  edge_run_bounds bounds{n, 0};
+  if (n > 0) {
     const auto ends = pscan::reduce_by_key(p.local, keys_first, keys_last, values, keys_out,
                                            values_out, eq, op);
     mine.runs = ends.first - keys_out;
     mine.first_key = load<K>(p.local, keys_first);
     mine.last_key = load<K>(p.local, keys_last - 1);
     mine.last_run_key = load<K>(p.local, keys_out + (mine.runs - 1));
-    mine.last_value = load<T>(p.local, values_out + (mine.runs - 1));
+    if constexpr (exact) {
+      bounds = edge_runs_of(p.local, keys_first, n, eq);
+      mine.last_value = local_total<T>(p.local, values + bounds.last_start,
+                                       n - bounds.last_start, op);
+    } else {
+      mine.last_value = load<T>(p.local, values_out + (mine.runs - 1));
+    }
   }
   const auto edges = exchange<run_edges<K, T>>(p.comm, where, name, [&] { return mine; });
   if (mine.runs == 0) return 0;
@@ -88,7 +134,14 @@ std::int64_t reduce_own_runs(const policy<Local>& p, const char* name, KeyIt key
     if (edges[q].runs > 1) break;  // its last run starts on it
   }
   if (before.has) {
-    pscan::inclusive_scan(p.local, values_out, values_out + 1, values_out, op, before.value);
+    if constexpr (exact) {  // the exact first run, from the earlier parts and this rank's own
+      const T own = bounds.first_end == n ? mine.last_value
+                                          : local_total<T>(p.local, values, bounds.first_end, op);
+      pscan::exclusive_scan(p.local, values, values + 1, values_out,
+                            static_cast<T>(op(before.value, own)), right{});
+    } else {
+      pscan::inclusive_scan(p.local, values_out, values_out + 1, values_out, op, before.value);
+    }
     pscan::exclusive_scan(p.local, keys_out, keys_out + 1, keys_out, first_key, right{});
   }
   return runs;

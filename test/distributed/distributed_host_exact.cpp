@@ -1,8 +1,9 @@
-// pscan::distributed's scans, reductions and segmented scans with exact_plus, on 1 to 4 ranks:
-// every result the same bits as seq's over the whole input, whatever the split.
+// pscan::distributed's scans, reductions, segmented scans and reduce_by_key with exact_plus, on 1
+// to 4 ranks: every result the same bits as seq's over the whole input, whatever the split.
 
 #include "conformance/exact_cases.hpp"
 #include "host_memory.hpp"
+#include "reduce_by_key_cases.hpp"
 #include "scan_cases.hpp"
 #include "segmented_cases.hpp"
 
@@ -28,10 +29,12 @@ TYPE_TO_STRING_AS("omp, exact_plus", distributed_test::exact_kinds<conformance::
 #endif
 
 // One case of each kind of exchange: a scan's carries with and without init, a reduce, the
-// segmented scans' carries by flags and by key, and segmented_reduce with the scans by offsets.
+// segmented scans' carries by flags and by key, segmented_reduce with the scans by offsets, and
+// reduce_by_key's runs across ranks.
 TEST_CASE_TEMPLATE_INVOKE(distributed_inclusive_scan_init_case, EXACT_FIXTURES);
 TEST_CASE_TEMPLATE_INVOKE(distributed_exclusive_scan_case, EXACT_FIXTURES);
 TEST_CASE_TEMPLATE_INVOKE(distributed_reduce_case, EXACT_FIXTURES);
 TEST_CASE_TEMPLATE_INVOKE(distributed_segmented_inclusive_case, EXACT_FIXTURES);
 TEST_CASE_TEMPLATE_INVOKE(distributed_exclusive_by_key_case, EXACT_FIXTURES);
 TEST_CASE_TEMPLATE_INVOKE(distributed_segmented_reduce_case, EXACT_FIXTURES);
+DISTRIBUTED_REDUCE_BY_KEY_CASES(EXACT_FIXTURES);
