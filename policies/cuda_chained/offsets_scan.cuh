@@ -13,7 +13,8 @@
 //    in it, and publishes it (a tail that begins a segment is its own inclusive prefix); then
 //    looks back and scans its tiles one after another, carrying from tile to tile. A tail is as
 //    long as the stretch's last segment: the stretch is read twice only where one segment
-//    covers it.
+//    covers it, and past its first tile the tail holds no segment start, so it is read as a
+//    plain reduce reads (block_range_reduce), not through the segmented agent.
 // The offsets are checked in the same kernel, each block reporting the first bad one of its share
 // (policy_base::synchronize): for short inputs, every block an equal share by index (those
 // without a stretch too); for long ones, each block the offsets of its own positions (bounds that

@@ -6,6 +6,7 @@
 #include <pscan/policies/cuda_chained/tile_state.cuh>
 #include <pscan/policies/cuda_chained/tuning.cuh>
 
+#include <pscan/policies/cuda_common/block/block_range_reduce.cuh>
 #include <pscan/policies/cuda_common/kernels/check_offsets_kernel.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
 #include <pscan/policies/cuda_common/tile/segmented_tile_scan.cuh>
@@ -26,6 +27,8 @@ struct offsets_scan_block {
   using A = pscan::detail::flagged<T>;
   static constexpr int threads = cfg::scan_threads;
   using tile = cuda_common::segmented_tile_scan<A, threads, cfg::scan_items>;
+  // A long stretch's tail past its first tile: a plain reduction, at the reduce kernel's reads.
+  using tail_reduce = cuda_common::block_range_reduce<T, threads, cfg::reduce_items>;
   static constexpr int min_blocks_per_sm = cfg::segmented_min_blocks_per_sm;
 };
 
@@ -112,6 +115,35 @@ __device__ __noinline__ void scan_one_tile_stretch(In in, std::int64_t n, std::i
   });
 }
 
+// What the stretches after [s0, s1) need of it: its tail, from its last segment start
+// (offsets[bounds_end - 1], where that lies in the stretch) or all of it. The tail's first tile
+// (where a segment may start) goes through the agent; the rest holds no segment start: plain
+// values, reduced as they stream past (no pass through shared memory, no head bits), from a tile
+// boundary, so 16-byte aligned where the values are. Not inlined: inlined, the kernel spilled
+// 100-500 bytes a thread (its registers are not the long-stretch loop's).
+template <class Block, bool Exclusive, class In, class OffIt, class Op, class Lifted>
+__device__ __noinline__ typename Block::A reduce_stretch_tail(
+    In in, std::int64_t bounds_end, OffIt offsets, std::int64_t first, std::int64_t s0,
+    std::int64_t s1, Op op, Lifted lifted, typename Block::tile::storage& storage,
+    typename Block::tail_reduce::storage& tail_storage) {
+  using A = typename Block::A;
+  constexpr int tile_items = Block::tile::tile_items;
+  const std::int64_t h =
+      bounds_end > 0 ? static_cast<std::int64_t>(offsets[bounds_end - 1]) - first : -1;
+  const std::int64_t tail_first = h >= s0 && h < s1 ? h : s0;
+  const std::int64_t plain_first = min(s1, (tail_first / tile_items + 1) * tile_items);
+  A tail = Block::tile::template reduce<Exclusive>(in + tail_first, plain_first - tail_first,
+                                                   lifted, storage);
+  if (plain_first < s1) {
+    bool has_rest;
+    const auto rest = Block::tail_reduce::reduce(in.values + plain_first, s1 - plain_first, op,
+                                                 tail_storage, has_rest);
+    tail = static_cast<A>(lifted(tail, A{rest, false}));
+  }
+  __syncthreads();  // the agent's storage is reused
+  return tail;
+}
+
 // Segment s is values[offsets[s] .. offsets[s+1]) for s < count - 1 (count >= 2); out gets its
 // scan in the same positions (Exclusive: init at every segment start). Op: the user's operator
 // over T, the accumulator.
@@ -129,6 +161,7 @@ __global__ void __launch_bounds__(
   using cfg = typename block::cfg;
   constexpr int tile_items = block::tile::tile_items;
   __shared__ typename block::tile::storage storage;
+  __shared__ typename block::tail_reduce::storage tail_storage;
   __shared__ cuda_common::uninitialized_array<A, 1> looked_back;
   __shared__ std::int64_t searched[2];
   __shared__ std::uint32_t ticket;
@@ -185,19 +218,10 @@ __global__ void __launch_bounds__(
   const std::int64_t s1 = min(t1 * tile_items, n);
   std::int64_t bounds[2];
   block_offsets_from(heads, {s0, is_final ? std::int64_t{-1} : s1}, bounds, searched);
-  A tail{};
-  if (!is_final) {
-    const std::int64_t h = bounds[1] > 0
-                               ? static_cast<std::int64_t>(offsets[bounds[1] - 1]) - first
-                               : std::int64_t{-1};
-    const std::int64_t tail_first = h >= s0 && h < s1 ? h : s0;
-    for (std::int64_t c = tail_first; c < s1; c += tile_items) {
-      const A part = block::tile::template reduce<Exclusive>(
-          in + c, cuda_common::valid_items(s1, c, tile_items), lifted, storage);
-      tail = c == tail_first ? part : static_cast<A>(lifted(tail, part));
-      __syncthreads();  // the agent's storage is reused
-    }
-  }
+  const A tail = is_final ? A{}
+                          : reduce_stretch_tail<block, Exclusive>(in, bounds[1], offsets, first, s0,
+                                                                  s1, op, lifted, storage,
+                                                                  tail_storage);
   cuda_common::tile_carry<A> carry =
       stretch_carry<cfg>(state, k, is_final, tail, lifted, looked_back[0]);
   // Each tile checks an equal slice of the stretch's offsets: for even segments about those its
