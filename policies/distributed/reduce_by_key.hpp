@@ -10,6 +10,7 @@
 #include <pscan/detail/config.hpp>
 #include <pscan/detail/index_iterator.hpp>
 #include <pscan/detail/partial.hpp>
+#include <pscan/detail/segmented_generic.hpp>
 #include <pscan/policies/distributed/exchange.hpp>
 #include <pscan/policies/distributed/local.hpp>
 #include <pscan/policies/distributed/policy.hpp>
@@ -40,16 +41,15 @@ struct edge_run_bounds {
   std::int64_t last_start;
 };
 
-// Position i as a run start: a run starts at i where eq(keys[i - 1], keys[i]) fails; the bounds
-// of a position where none starts leave the others' be.
+// Position i (of keys[0 .. n), i >= 1) as a run start, by the key heads every reduce_by_key
+// runs on; the bounds of a position where none starts leave the others' be.
 template <class KeyIt, class KeyEq>
 struct run_start_at {
-  KeyIt keys;
-  KeyEq eq;
+  pscan::detail::key_heads<KeyIt, KeyEq> heads;
   std::int64_t n;
   PSCAN_CALLS_WHAT_IT_IS_GIVEN
   PSCAN_HOST_DEVICE edge_run_bounds operator()(std::int64_t i) const {
-    return eq(keys[i - 1], keys[i]) ? edge_run_bounds{n, 0} : edge_run_bounds{i, i};
+    return heads(i) ? edge_run_bounds{i, i} : edge_run_bounds{n, 0};
   }
 };
 
@@ -66,7 +66,8 @@ struct outermost_starts {
 // policy.
 template <class Local, class KeyIt, class KeyEq>
 edge_run_bounds edge_runs_of(const Local& local, KeyIt keys, std::int64_t n, KeyEq eq) {
-  const auto starts = pscan::detail::make_index_iterator(run_start_at<KeyIt, KeyEq>{keys, eq, n});
+  const auto starts =
+      pscan::detail::make_index_iterator(run_start_at<KeyIt, KeyEq>{{keys, eq}, n});
   return pscan::reduce(local, starts + 1, starts + n, edge_run_bounds{n, 0}, outermost_starts{});
 }
 
