@@ -94,11 +94,7 @@ void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool value_to_hos
     default:
       break;
   }
-  // exact_plus on a CUDA policy: none of these (pscan_exact_implementation says so).
-  if constexpr (!(std::is_same_v<typename OpOf<T>::type, pscan::exact_plus<>> &&
-                  pscan::policy_takes_future_values_v<P>)) {
-    run_pscan_segmented<T>(p, a, b, op);
-  }
+  run_pscan_segmented<T>(p, a, b, op);
 }
 
 // An implementation entry for a pscan policy; it has every algorithm, for every type.
@@ -132,17 +128,13 @@ implementation pscan_implementation(const char* name, target where, P policy) {
                                     [](P p, const cell_buffers&) { return p; });
 }
 
-// The entry of a policy with pscan::exact_plus: float and double cells only, and on the CUDA
-// policies the plain scans and reductions only.
+// The entry of a policy with pscan::exact_plus: float and double cells only.
 template <class P, class Bind>
 implementation pscan_exact_implementation(const char* name, target where, P policy, Bind bind) {
   implementation impl = pscan_implementation<exact_op>(name, where, policy, bind);
-  impl.unsupported = [](algorithm a, element type) {
-    if (type != element::f32 && type != element::f64) {
-      return std::string("exact_plus sums float and double values");
-    }
-    return is_segmented(a) && pscan::policy_takes_future_values_v<P>
-               ? std::string("the CUDA policies take exact_plus in the plain scans and reductions")
+  impl.unsupported = [](algorithm, element type) {
+    return type != element::f32 && type != element::f64
+               ? std::string("exact_plus sums float and double values")
                : std::string();
   };
   return impl;

@@ -1,5 +1,5 @@
 // The CUDA pscan policies, each only when its backend is built in, and cuda_chained with
-// exact_plus (its reductions: cuda_chained_exact). Runs are enqueued on the
+// exact_plus (cuda_chained_exact). Runs are enqueued on the
 // harness's stream with .on(stream); pscan manages its own temporaries (stream-ordered pool).
 
 #include "pscan_calls.hpp"

@@ -13,15 +13,35 @@
 namespace pscan {
 namespace detail {
 
-// What reduce does around its backend call `reduce(in_first, in_last)`: over a single-process
-// policy, the checks of first, last and a future_value init under `name`, and init itself for
-// n == 0 (a collective policy checks on every rank itself). `in` is first itself, or first seen
-// through a transform (transform.hpp).
-template <class P, class InIt, class T, class In, class Reduce>
+// The backend calls of reduce and reduce_into (backend_call's `call`).
+template <class P>
+struct reduce_call {
+  const P& policy;
+  template <class Op, class In, class Init>
+  decltype(auto) operator()(Op op, In in, In in_last, const Init& init) const {
+    return adl_reduce::call(policy, in, in_last, init, op);
+  }
+};
+template <class P>
+struct reduce_into_call {
+  const P& policy;
+  template <class Op, class In, class Out, class Init>
+  void operator()(Op op, In in, In in_last, Out result, const Init& init) const {
+    adl_reduce_into::call(policy, in, in_last, result, init, op);
+  }
+};
+
+// What reduce does around its backend call: over a single-process policy, the checks of first,
+// last and a future_value init under `name`, and init itself for n == 0 (a collective policy
+// checks on every rank itself). `in` is first itself, or first seen through a transform
+// (transform.hpp).
+template <class P, class InIt, class T, class In, class Op>
 init_value_t<T> reduce_entry(const P& policy, const char* name, InIt first, InIt last,
-                             const T& init, In in, Reduce&& reduce) {
+                             const T& init, In in, Op op) {
+  using A = init_value_t<T>;
+  const reduce_call<P> call{policy};
   if constexpr (is_collective_policy_v<P>) {
-    return reduce(in, in + (last - first));
+    return backend_call<A>(policy, algorithm::reduce{}, op, call, in, in + (last - first), init);
   } else {
     const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last));
     check_init(policy, name, init, true);
@@ -29,7 +49,7 @@ init_value_t<T> reduce_entry(const P& policy, const char* name, InIt first, InIt
     if constexpr (!is_deferred_init_v<T>) {
       if (n == 0) return init;
     }
-    return reduce(in, in + n);
+    return backend_call<A>(policy, algorithm::reduce{}, op, call, in, in + n, init);
   }
 }
 
@@ -47,26 +67,10 @@ struct reduce_fn {
   template <class P, class InIt, class T, class Op = plus<>>
   init_value_t<T> operator()(P&& policy, InIt first, InIt last, T init, Op op = {}) const {
     const profile_range range("pscan::reduce");
-    using A = init_value_t<T>;
-    if constexpr (exact_call_v<Op, A>) {  // every policy, the CUDA ones too: no accepts()
-      require_policy<P>();
-      if constexpr (!is_collective_policy_v<P>) {  // its own iterators: the blocks' pass
-        checked_range(policy, "pscan::reduce", arg("first", first), arg("last", last));
-      }
-      const exact_blocks<A, InIt> blocks(first, last);
-      const exact_sum<A> sum = exact_init<A>(init);
-      return reduce_entry(policy, "pscan::reduce", blocks.first, blocks.last, sum, blocks.first,
-                          [&](auto in, auto in_last) {
-                            return adl_reduce::call(policy, in, in_last, sum, exact_add{});
-                          })
-          .rounded();
-    } else if constexpr (!accepts_init<P, Op, T>()) {
+    if constexpr (!accepts_init<P, Op, T>()) {
       return refused_reduce(init);
     } else {
-      return reduce_entry(policy, "pscan::reduce", first, last, init, first,
-                          [&](InIt in, InIt in_last) {
-                            return adl_reduce::call(policy, in, in_last, init, op);
-                          });
+      return reduce_entry(policy, "pscan::reduce", first, last, init, first, op);
     }
   }
 };
@@ -77,25 +81,14 @@ struct reduce_into_fn {
   void operator()(P&& policy, InIt first, InIt last, OutIt result, T init, Op op = {}) const {
     const profile_range range("pscan::reduce_into");
     constexpr const char* name = "pscan::reduce_into";
-    using A = init_value_t<T>;
-    if constexpr (exact_call_v<Op, A>) {  // every policy, the CUDA ones too: no accepts()
-      require_policy<P>();
+    if constexpr (accepts_init<P, Op, T>()) {
       if constexpr (!is_collective_policy_v<P>) {
         checked_range(policy, name, arg("first", first), arg("last", last));
         check_argument(policy, name, "result", result, 1);
+        check_init(policy, name, init, true);
       }
-      const exact_blocks<A, InIt> blocks(first, last);
-      adl_reduce_into::call(policy, blocks.first, blocks.last, exact_out<A>(result),
-                            exact_init<A>(init), exact_add{});
-    } else if constexpr (!accepts_init<P, Op, T>()) {
-      return;  // a static_assert has said why
-    } else if constexpr (is_collective_policy_v<P>) {
-      adl_reduce_into::call(policy, first, last, result, init, op);
-    } else {
-      checked_range(policy, name, arg("first", first), arg("last", last));
-      check_argument(policy, name, "result", result, 1);
-      check_init(policy, name, init, true);
-      adl_reduce_into::call(policy, first, last, result, init, op);
+      backend_call<init_value_t<T>>(policy, algorithm::reduce_into{}, op,
+                                    reduce_into_call<P>{policy}, first, last, result, init);
     }
   }
 };

@@ -45,32 +45,46 @@ struct reduce_by_key_fn {
                                        Op op = {}) const {
     const profile_range range("pscan::reduce_by_key");
     using A = value_type_t<InIt>;
-    if constexpr (exact_call_v<Op, A>) {
-      const auto ends = (*this)(policy, keys_first, keys_last, exact_in<A>(values), keys_out,
-                                exact_out<A>(values_out), eq, exact_add{});
-      return {ends.first, exact_back(values_out, ends.second)};
-    } else if constexpr (!accepts_runs<P, KeyEq, value_type_t<KeyIt>, Op, A>()) {
+    if constexpr (!accepts_runs<P, KeyEq, value_type_t<KeyIt>, Op, A>()) {
       return {keys_out, values_out};  // a static_assert has said why
-    } else if constexpr (is_collective_policy_v<P>) {
-      return adl_reduce_by_key::call(policy, keys_first, keys_last, values, keys_out, values_out,
-                                     eq, op);
     } else {
-      const std::int64_t n = checked_runs(policy, "pscan::reduce_by_key", keys_first, keys_last,
-                                          values, keys_out, values_out);
-      using Pd = std::decay_t<P>;
-      if constexpr (adl_reduce_by_key::available<Pd, KeyIt, KeyIt, InIt, KeyOut, ValOut, KeyEq,
-                                                 Op>) {
-        return adl_reduce_by_key::call(policy, keys_first, keys_last, values, keys_out,
-                                       values_out, eq, op);
-      } else {
-        if (n == 0) return {keys_out, values_out};
-        std::int64_t runs = 0;  // a host policy writes the count here
-        reduce_runs(policy, keys_first, n, values, keys_out, values_out, &runs, eq, op);
-        return {keys_out + runs, values_out + runs};
+      std::int64_t n = 0;
+      const auto call = [&](auto op, KeyIt keys_first, KeyIt keys_last, KeyEq eq, KeyOut keys_out,
+                            auto in, auto to) {
+        using In = decltype(in);
+        using To = decltype(to);
+        if constexpr (is_collective_policy_v<P> ||
+                      adl_reduce_by_key::available<std::decay_t<P>, KeyIt, KeyIt, In, KeyOut, To,
+                                                   KeyEq, decltype(op)>) {
+          return adl_reduce_by_key::call(policy, keys_first, keys_last, in, keys_out, to, eq, op);
+        } else {
+          std::int64_t runs = 0;  // a host policy writes the count here
+          if (n > 0) reduce_runs(policy, keys_first, n, in, keys_out, to, &runs, eq, op);
+          return std::pair<KeyOut, To>{keys_out + runs, to + runs};
+        }
+      };
+      if constexpr (!is_collective_policy_v<P>) {
+        n = checked_runs(policy, "pscan::reduce_by_key", keys_first, keys_last, values, keys_out,
+                         values_out);
       }
+      return backend_call<A>(policy, algorithm::reduce_by_key{}, op, call, keys_first, keys_last,
+                             eq, keys_out, values, values_out);
     }
   }
 };
+
+// The generic path of reduce_by_key_into (detail/runs.hpp).
+template <class P, class KeyIt, class InIt, class KeyOut, class ValOut, class RunsOut, class KeyEq,
+          class Op>
+void reduce_runs_into(const P& policy, KeyIt keys_first, std::int64_t n, InIt values,
+                      KeyOut keys_out, ValOut values_out, RunsOut runs_out, KeyEq eq, Op op) {
+  if (n == 0) {
+    // No runs: 0 written where the policy writes (reduce_into of nothing gives its init).
+    adl_reduce_into::call(policy, keys_first, keys_first, runs_out, std::int64_t{0}, plus<>{});
+  } else {
+    reduce_runs(policy, keys_first, n, values, keys_out, values_out, runs_out, eq, op);
+  }
+}
 
 // *runs_out is written even for n == 0 (with 0), so it is checked whatever n is.
 struct reduce_by_key_into_fn {
@@ -81,30 +95,27 @@ struct reduce_by_key_into_fn {
     const profile_range range("pscan::reduce_by_key_into");
     constexpr const char* name = "pscan::reduce_by_key_into";
     using A = value_type_t<InIt>;
-    if constexpr (exact_call_v<Op, A>) {
-      (*this)(policy, keys_first, keys_last, exact_in<A>(values), keys_out,
-              exact_out<A>(values_out), runs_out, eq, exact_add{});
-    } else if constexpr (!accepts_runs<P, KeyEq, value_type_t<KeyIt>, Op, A>()) {
-      return;  // a static_assert has said why
-    } else if constexpr (is_collective_policy_v<P>) {
-      adl_reduce_by_key_into::call(policy, keys_first, keys_last, values, keys_out, values_out,
-                                   runs_out, eq, op);
-    } else {
-      const std::int64_t n =
-          checked_runs(policy, name, keys_first, keys_last, values, keys_out, values_out);
-      check_argument(policy, name, "runs_out", runs_out, 1);
-      using Pd = std::decay_t<P>;
-      if constexpr (adl_reduce_by_key_into::available<Pd, KeyIt, KeyIt, InIt, KeyOut, ValOut,
-                                                      RunsOut, KeyEq, Op>) {
-        adl_reduce_by_key_into::call(policy, keys_first, keys_last, values, keys_out, values_out,
-                                     runs_out, eq, op);
-      } else if (n == 0) {
-        // No runs: 0 written where the policy writes (reduce_into of nothing gives its init).
-        adl_reduce_into::call(policy, keys_first, keys_first, runs_out, std::int64_t{0},
-                              plus<>{});
-      } else {
-        reduce_runs(policy, keys_first, n, values, keys_out, values_out, runs_out, eq, op);
+    if constexpr (accepts_runs<P, KeyEq, value_type_t<KeyIt>, Op, A>()) {
+      std::int64_t n = 0;
+      const auto call = [&](auto op, KeyIt keys_first, KeyIt keys_last, KeyEq eq, KeyOut keys_out,
+                            RunsOut runs_out, auto in, auto to) {
+        using In = decltype(in);
+        using To = decltype(to);
+        if constexpr (is_collective_policy_v<P> ||
+                      adl_reduce_by_key_into::available<std::decay_t<P>, KeyIt, KeyIt, In, KeyOut,
+                                                        To, RunsOut, KeyEq, decltype(op)>) {
+          adl_reduce_by_key_into::call(policy, keys_first, keys_last, in, keys_out, to, runs_out,
+                                       eq, op);
+        } else {
+          reduce_runs_into(policy, keys_first, n, in, keys_out, to, runs_out, eq, op);
+        }
+      };
+      if constexpr (!is_collective_policy_v<P>) {
+        n = checked_runs(policy, name, keys_first, keys_last, values, keys_out, values_out);
+        check_argument(policy, name, "runs_out", runs_out, 1);
       }
+      backend_call<A>(policy, algorithm::reduce_by_key_into{}, op, call, keys_first, keys_last, eq,
+                      keys_out, runs_out, values, values_out);
     }
   }
 };

@@ -19,32 +19,41 @@
 namespace pscan {
 namespace detail {
 
+// The entries below run their backend call through backend_call (dispatch.hpp), in the argument
+// order exact_lifting names for their tags (exact.hpp): what is not values first.
+
 struct segmented_inclusive_scan_fn {
   template <class P, class InIt, class FlagIt, class OutIt, class Op = plus<>>
   OutIt operator()(P&& policy, InIt first, InIt last, FlagIt head_flags, OutIt out,
                    Op op = {}) const {
     const profile_range range("pscan::segmented_inclusive_scan");
-    constexpr const char* name = "pscan::segmented_inclusive_scan";
     using A = value_type_t<InIt>;
-    if constexpr (exact_call_v<Op, A>) {
-      const auto in = exact_in<A>(first);
-      return exact_back(out, (*this)(policy, in, in + (last - first), head_flags,
-                                     exact_out<A>(out), exact_add{}));
-    } else if constexpr (!accepts<P, Op, A>()) {
+    if constexpr (!accepts<P, Op, A>()) {
       return out;  // a static_assert has said why
-    } else if constexpr (is_collective_policy_v<P>) {
-      return adl_segmented_inclusive_scan::call(policy, first, last, head_flags, out, op);
     } else {
-      const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last),
-                                           arg("head_flags", head_flags), arg("out", out));
-      if (n == 0) return out;
-      using Pd = std::decay_t<P>;
-      if constexpr (adl_segmented_inclusive_scan::available<Pd, InIt, InIt, FlagIt, OutIt, Op>) {
-        adl_segmented_inclusive_scan::call(policy, first, last, head_flags, out, op);
-      } else {
-        inclusive_scan_by_heads(policy, first, flag_heads<FlagIt>{head_flags}, n, out, op);
+      const auto call = [&](auto op, FlagIt flags, std::int64_t n, auto in, auto to) {
+        using In = decltype(in);
+        using To = decltype(to);
+        if constexpr (is_collective_policy_v<P>) {
+          return adl_segmented_inclusive_scan::call(policy, in, in + n, flags, to, op);
+        } else {
+          if constexpr (adl_segmented_inclusive_scan::available<std::decay_t<P>, In, In, FlagIt, To,
+                                                                decltype(op)>) {
+            adl_segmented_inclusive_scan::call(policy, in, in + n, flags, to, op);
+          } else {
+            inclusive_scan_by_heads(policy, in, flag_heads<FlagIt>{flags}, n, to, op);
+          }
+          return to + n;
+        }
+      };
+      std::int64_t n = last - first;
+      if constexpr (!is_collective_policy_v<P>) {
+        n = checked_range(policy, "pscan::segmented_inclusive_scan", arg("first", first),
+                          arg("last", last), arg("head_flags", head_flags), arg("out", out));
+        if (n == 0) return out;
       }
-      return out + n;
+      return backend_call<A>(policy, algorithm::segmented_inclusive_scan{}, op, call, head_flags,
+                             n, first, out);
     }
   }
 };
@@ -55,27 +64,34 @@ struct segmented_exclusive_scan_fn {
                    Op op = {}) const {
     const profile_range range("pscan::segmented_exclusive_scan");
     constexpr const char* name = "pscan::segmented_exclusive_scan";
-    using A = init_value_t<T>;
-    if constexpr (exact_call_v<Op, A>) {
-      const auto in = exact_in<A>(first);
-      return exact_back(out, (*this)(policy, in, in + (last - first), head_flags,
-                                     exact_out<A>(out), exact_init<A>(init), exact_add{}));
-    } else if constexpr (!accepts_init<P, Op, T>()) {
+    if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
-    } else if constexpr (is_collective_policy_v<P>) {
-      return adl_segmented_exclusive_scan::call(policy, first, last, head_flags, out, init, op);
     } else {
-      const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last),
-                                           arg("head_flags", head_flags), arg("out", out));
-      check_init(policy, name, init, n > 0);
-      if (n == 0) return out;
-      using Pd = std::decay_t<P>;
-      if constexpr (adl_segmented_exclusive_scan::available<Pd, InIt, InIt, FlagIt, OutIt, T, Op>) {
-        adl_segmented_exclusive_scan::call(policy, first, last, head_flags, out, init, op);
-      } else {
-        exclusive_scan_by_heads(policy, first, flag_heads<FlagIt>{head_flags}, n, out, init, op);
+      const auto call = [&](auto op, FlagIt flags, std::int64_t n, auto in, auto to,
+                            const auto& init) {
+        using In = decltype(in);
+        using To = decltype(to);
+        if constexpr (is_collective_policy_v<P>) {
+          return adl_segmented_exclusive_scan::call(policy, in, in + n, flags, to, init, op);
+        } else {
+          if constexpr (adl_segmented_exclusive_scan::available<std::decay_t<P>, In, In, FlagIt, To,
+                                                                decltype(init), decltype(op)>) {
+            adl_segmented_exclusive_scan::call(policy, in, in + n, flags, to, init, op);
+          } else {
+            exclusive_scan_by_heads(policy, in, flag_heads<FlagIt>{flags}, n, to, init, op);
+          }
+          return to + n;
+        }
+      };
+      std::int64_t n = last - first;
+      if constexpr (!is_collective_policy_v<P>) {
+        n = checked_range(policy, name, arg("first", first), arg("last", last),
+                          arg("head_flags", head_flags), arg("out", out));
+        check_init(policy, name, init, n > 0);
+        if (n == 0) return out;
       }
-      return out + n;
+      return backend_call<init_value_t<T>>(policy, algorithm::segmented_exclusive_scan{}, op, call,
+                                           head_flags, n, first, out, init);
     }
   }
 };
@@ -86,30 +102,36 @@ struct inclusive_scan_by_key_fn {
   OutIt operator()(P&& policy, KeyIt keys_first, KeyIt keys_last, InIt values, OutIt out,
                    Op op = {}, KeyEq eq = {}) const {
     const profile_range range("pscan::inclusive_scan_by_key");
-    constexpr const char* name = "pscan::inclusive_scan_by_key";
     using A = value_type_t<InIt>;
-    if constexpr (exact_call_v<Op, A>) {
-      return exact_back(out, (*this)(policy, keys_first, keys_last, exact_in<A>(values),
-                                     exact_out<A>(out), exact_add{}, eq));
-    } else if constexpr (!(accepts<P, Op, A>() &&
-                    accepts_keys<KeyEq, value_type_t<KeyIt>>())) {
+    if constexpr (!(accepts<P, Op, A>() && accepts_keys<KeyEq, value_type_t<KeyIt>>())) {
       return out;  // a static_assert has said why
-    } else if constexpr (is_collective_policy_v<P>) {
-      return adl_inclusive_scan_by_key::call(policy, keys_first, keys_last, values, out, op, eq);
     } else {
-      const std::int64_t n =
-          checked_range(policy, name, arg("keys_first", keys_first), arg("keys_last", keys_last),
-                        arg("values", values), arg("out", out));
-      if (n == 0) return out;
-      using Pd = std::decay_t<P>;
-      if constexpr (adl_inclusive_scan_by_key::available<Pd, KeyIt, KeyIt, InIt, OutIt, Op,
-                                                         KeyEq>) {
-        adl_inclusive_scan_by_key::call(policy, keys_first, keys_last, values, out, op, eq);
-      } else {
-        inclusive_scan_by_heads(policy, values, key_heads<KeyIt, KeyEq>{keys_first, eq}, n, out,
-                                op);
+      const auto call = [&](auto op, KeyIt keys_first, KeyIt keys_last, KeyEq eq, auto in,
+                            auto to) {
+        using In = decltype(in);
+        using To = decltype(to);
+        if constexpr (is_collective_policy_v<P>) {
+          return adl_inclusive_scan_by_key::call(policy, keys_first, keys_last, in, to, op, eq);
+        } else {
+          if constexpr (adl_inclusive_scan_by_key::available<std::decay_t<P>, KeyIt, KeyIt, In, To,
+                                                             decltype(op), KeyEq>) {
+            adl_inclusive_scan_by_key::call(policy, keys_first, keys_last, in, to, op, eq);
+          } else {
+            inclusive_scan_by_heads(policy, in, key_heads<KeyIt, KeyEq>{keys_first, eq},
+                                    keys_last - keys_first, to, op);
+          }
+          return to + (keys_last - keys_first);
+        }
+      };
+      if constexpr (!is_collective_policy_v<P>) {
+        const std::int64_t n = checked_range(policy, "pscan::inclusive_scan_by_key",
+                                             arg("keys_first", keys_first),
+                                             arg("keys_last", keys_last), arg("values", values),
+                                             arg("out", out));
+        if (n == 0) return out;
       }
-      return out + n;
+      return backend_call<A>(policy, algorithm::inclusive_scan_by_key{}, op, call, keys_first,
+                             keys_last, eq, values, out);
     }
   }
 };
@@ -121,31 +143,37 @@ struct exclusive_scan_by_key_fn {
                    Op op = {}, KeyEq eq = {}) const {
     const profile_range range("pscan::exclusive_scan_by_key");
     constexpr const char* name = "pscan::exclusive_scan_by_key";
-    using A = init_value_t<T>;
-    if constexpr (exact_call_v<Op, A>) {
-      return exact_back(out, (*this)(policy, keys_first, keys_last, exact_in<A>(values),
-                                     exact_out<A>(out), exact_init<A>(init), exact_add{}, eq));
-    } else if constexpr (!(accepts_init<P, Op, T>() &&
-                           accepts_keys<KeyEq, value_type_t<KeyIt>>())) {
+    if constexpr (!(accepts_init<P, Op, T>() && accepts_keys<KeyEq, value_type_t<KeyIt>>())) {
       return out;  // a static_assert has said why
-    } else if constexpr (is_collective_policy_v<P>) {
-      return adl_exclusive_scan_by_key::call(policy, keys_first, keys_last, values, out, init, op,
-                                             eq);
     } else {
-      const std::int64_t n =
-          checked_range(policy, name, arg("keys_first", keys_first), arg("keys_last", keys_last),
-                        arg("values", values), arg("out", out));
-      check_init(policy, name, init, n > 0);
-      if (n == 0) return out;
-      using Pd = std::decay_t<P>;
-      if constexpr (adl_exclusive_scan_by_key::available<Pd, KeyIt, KeyIt, InIt, OutIt, T, Op,
-                                                         KeyEq>) {
-        adl_exclusive_scan_by_key::call(policy, keys_first, keys_last, values, out, init, op, eq);
-      } else {
-        exclusive_scan_by_heads(policy, values, key_heads<KeyIt, KeyEq>{keys_first, eq}, n, out,
-                                init, op);
+      const auto call = [&](auto op, KeyIt keys_first, KeyIt keys_last, KeyEq eq, auto in,
+                            auto to, const auto& init) {
+        using In = decltype(in);
+        using To = decltype(to);
+        if constexpr (is_collective_policy_v<P>) {
+          return adl_exclusive_scan_by_key::call(policy, keys_first, keys_last, in, to, init, op,
+                                                 eq);
+        } else {
+          if constexpr (adl_exclusive_scan_by_key::available<std::decay_t<P>, KeyIt, KeyIt, In, To,
+                                                             decltype(init), decltype(op),
+                                                             KeyEq>) {
+            adl_exclusive_scan_by_key::call(policy, keys_first, keys_last, in, to, init, op, eq);
+          } else {
+            exclusive_scan_by_heads(policy, in, key_heads<KeyIt, KeyEq>{keys_first, eq},
+                                    keys_last - keys_first, to, init, op);
+          }
+          return to + (keys_last - keys_first);
+        }
+      };
+      if constexpr (!is_collective_policy_v<P>) {
+        const std::int64_t n =
+            checked_range(policy, name, arg("keys_first", keys_first),
+                          arg("keys_last", keys_last), arg("values", values), arg("out", out));
+        check_init(policy, name, init, n > 0);
+        if (n == 0) return out;
       }
-      return out + n;
+      return backend_call<init_value_t<T>>(policy, algorithm::exclusive_scan_by_key{}, op, call,
+                                           keys_first, keys_last, eq, values, out, init);
     }
   }
 };
@@ -172,22 +200,25 @@ struct segmented_reduce_fn {
   OutIt operator()(P&& policy, InIt values, OffIt offsets_first, OffIt offsets_last, OutIt out,
                    T init, Op op = {}) const {
     const profile_range range("pscan::segmented_reduce");
-    constexpr const char* name = "pscan::segmented_reduce";
-    using A = init_value_t<T>;
-    if constexpr (exact_call_v<Op, A>) {
-      return exact_back(out, (*this)(policy, exact_in<A>(values), offsets_first, offsets_last,
-                                     exact_out<A>(out), exact_init<A>(init), exact_add{}));
-    } else if constexpr (!accepts_init<P, Op, T>()) {
+    if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
-    } else if constexpr (is_collective_policy_v<P>) {
-      return adl_segmented_reduce::call(policy, values, offsets_first, offsets_last, out, init, op);
     } else {
-      const std::int64_t segments =
-          checked_segments(policy, values, offsets_first, offsets_last, out);
-      check_init(policy, name, init, segments > 0);
-      if (segments == 0) return out;
-      adl_segmented_reduce::call(policy, values, offsets_first, offsets_last, out, init, op);
-      return out + segments;
+      const auto call = [&](auto op, OffIt offsets_first, OffIt offsets_last, auto in, auto to,
+                            const auto& init) {
+        return adl_segmented_reduce::call(policy, in, offsets_first, offsets_last, to, init, op);
+      };
+      if constexpr (!is_collective_policy_v<P>) {
+        const std::int64_t segments =
+            checked_segments(policy, values, offsets_first, offsets_last, out);
+        check_init(policy, "pscan::segmented_reduce", init, segments > 0);
+        if (segments == 0) return out;
+        backend_call<init_value_t<T>>(policy, algorithm::segmented_reduce{}, op, call,
+                                      offsets_first, offsets_last, values, out, init);
+        return out + segments;
+      } else {
+        return backend_call<init_value_t<T>>(policy, algorithm::segmented_reduce{}, op, call,
+                                             offsets_first, offsets_last, values, out, init);
+      }
     }
   }
 };
@@ -234,30 +265,32 @@ struct inclusive_scan_by_offsets_fn {
                    Op op = {}) const {
     const profile_range range("pscan::inclusive_scan_by_offsets");
     constexpr const char* name = "pscan::inclusive_scan_by_offsets";
-    using A = value_type_t<InIt>;
-    if constexpr (exact_call_v<Op, A>) {
-      return exact_back(out, (*this)(policy, exact_in<A>(values), offsets_first, offsets_last,
-                                     exact_out<A>(out), exact_add{}));
-    } else if constexpr (!accepts<P, Op, A>()) {
+    if constexpr (!accepts<P, Op, value_type_t<InIt>>()) {
       return out;  // a static_assert has said why
-    } else if constexpr (is_collective_policy_v<P>) {
-      return adl_inclusive_scan_by_offsets::call(policy, values, offsets_first, offsets_last, out,
-                                                 op);
     } else {
-      const std::int64_t count =
-          checked_offsets_scan(policy, name, values, offsets_first, offsets_last, out);
-      if (count < 2) return out;
-      using Pd = std::decay_t<P>;
-      if constexpr (adl_inclusive_scan_by_offsets::available<Pd, InIt, OffIt, OffIt, OutIt, Op>) {
-        return adl_inclusive_scan_by_offsets::call(policy, values, offsets_first, offsets_last,
-                                                   out, op);
-      } else {
-        return scan_by_host_offsets(
-            name, values, offsets_first, count, out,
-            [&](InIt first, std::int64_t n, const unsigned char* flags, OutIt to) {
-              segmented_inclusive_scan_fn{}(policy, first, first + n, flags, to, op);
-            });
+      std::int64_t count = 0;
+      const auto call = [&](auto op, OffIt offsets_first, OffIt offsets_last, auto in, auto to) {
+        using In = decltype(in);
+        using To = decltype(to);
+        if constexpr (is_collective_policy_v<P> ||
+                      adl_inclusive_scan_by_offsets::available<std::decay_t<P>, In, OffIt, OffIt,
+                                                               To, decltype(op)>) {
+          return adl_inclusive_scan_by_offsets::call(policy, in, offsets_first, offsets_last, to,
+                                                     op);
+        } else {
+          return scan_by_host_offsets(
+              name, in, offsets_first, count, to,
+              [&](In first, std::int64_t n, const unsigned char* flags, To at) {
+                segmented_inclusive_scan_fn{}(policy, first, first + n, flags, at, op);
+              });
+        }
+      };
+      if constexpr (!is_collective_policy_v<P>) {
+        count = checked_offsets_scan(policy, name, values, offsets_first, offsets_last, out);
+        if (count < 2) return out;
       }
+      return backend_call<value_type_t<InIt>>(policy, algorithm::inclusive_scan_by_offsets{}, op,
+                                              call, offsets_first, offsets_last, values, out);
     }
   }
 };
@@ -268,32 +301,34 @@ struct exclusive_scan_by_offsets_fn {
                    T init, Op op = {}) const {
     const profile_range range("pscan::exclusive_scan_by_offsets");
     constexpr const char* name = "pscan::exclusive_scan_by_offsets";
-    using A = init_value_t<T>;
-    if constexpr (exact_call_v<Op, A>) {
-      return exact_back(out, (*this)(policy, exact_in<A>(values), offsets_first, offsets_last,
-                                     exact_out<A>(out), exact_init<A>(init), exact_add{}));
-    } else if constexpr (!accepts_init<P, Op, T>()) {
+    if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
-    } else if constexpr (is_collective_policy_v<P>) {
-      return adl_exclusive_scan_by_offsets::call(policy, values, offsets_first, offsets_last, out,
-                                                 init, op);
     } else {
-      const std::int64_t count =
-          checked_offsets_scan(policy, name, values, offsets_first, offsets_last, out);
-      check_init(policy, name, init, count > 1);
-      if (count < 2) return out;
-      using Pd = std::decay_t<P>;
-      if constexpr (adl_exclusive_scan_by_offsets::available<Pd, InIt, OffIt, OffIt, OutIt, T,
-                                                             Op>) {
-        return adl_exclusive_scan_by_offsets::call(policy, values, offsets_first, offsets_last,
-                                                   out, init, op);
-      } else {
-        return scan_by_host_offsets(
-            name, values, offsets_first, count, out,
-            [&](InIt first, std::int64_t n, const unsigned char* flags, OutIt to) {
-              segmented_exclusive_scan_fn{}(policy, first, first + n, flags, to, init, op);
-            });
+      std::int64_t count = 0;
+      const auto call = [&](auto op, OffIt offsets_first, OffIt offsets_last, auto in, auto to,
+                            const auto& init) {
+        using In = decltype(in);
+        using To = decltype(to);
+        if constexpr (is_collective_policy_v<P> ||
+                      adl_exclusive_scan_by_offsets::available<std::decay_t<P>, In, OffIt, OffIt,
+                                                               To, decltype(init), decltype(op)>) {
+          return adl_exclusive_scan_by_offsets::call(policy, in, offsets_first, offsets_last, to,
+                                                     init, op);
+        } else {
+          return scan_by_host_offsets(
+              name, in, offsets_first, count, to,
+              [&](In first, std::int64_t n, const unsigned char* flags, To at) {
+                segmented_exclusive_scan_fn{}(policy, first, first + n, flags, at, init, op);
+              });
+        }
+      };
+      if constexpr (!is_collective_policy_v<P>) {
+        count = checked_offsets_scan(policy, name, values, offsets_first, offsets_last, out);
+        check_init(policy, name, init, count > 1);
+        if (count < 2) return out;
       }
+      return backend_call<init_value_t<T>>(policy, algorithm::exclusive_scan_by_offsets{}, op,
+                                           call, offsets_first, offsets_last, values, out, init);
     }
   }
 };
@@ -305,22 +340,22 @@ struct inclusive_scan_by_offsets_into_fn {
   template <class P, class InIt, class OffIt, class OutIt, class Op = plus<>>
   void operator()(P&& policy, InIt values, OffIt offsets_first, OffIt offsets_last, OutIt out,
                   Op op = {}) const {
-    using Pd = std::decay_t<P>;
-    using A = value_type_t<InIt>;
-    if constexpr (exact_call_v<Op, A>) {
-      (*this)(policy, exact_in<A>(values), offsets_first, offsets_last, exact_out<A>(out),
-              exact_add{});
-    } else if constexpr (!is_collective_policy_v<P> &&
-                         adl_inclusive_scan_by_offsets_into::available<Pd, InIt, OffIt, OffIt,
-                                                                       OutIt, Op>) {
+    if constexpr (!is_collective_policy_v<P> &&
+                  adl_inclusive_scan_by_offsets_into::available<std::decay_t<P>, InIt, OffIt,
+                                                                OffIt, OutIt, Op>) {
       const profile_range range("pscan::inclusive_scan_by_offsets_into");
       if constexpr (accepts<P, Op, value_type_t<InIt>>()) {
         if (checked_offsets_scan(policy, "pscan::inclusive_scan_by_offsets_into", values,
                                  offsets_first, offsets_last, out) < 2) {
           return;
         }
-        adl_inclusive_scan_by_offsets_into::call(policy, values, offsets_first, offsets_last, out,
-                                                 op);
+        const auto call = [&](auto op, OffIt offsets_first, OffIt offsets_last, auto in,
+                              auto to) {
+          adl_inclusive_scan_by_offsets_into::call(policy, in, offsets_first, offsets_last, to,
+                                                   op);
+        };
+        backend_call<value_type_t<InIt>>(policy, algorithm::inclusive_scan_by_offsets_into{}, op,
+                                         call, offsets_first, offsets_last, values, out);
       }
     } else {
       inclusive_scan_by_offsets_fn{}(policy, values, offsets_first, offsets_last, out, op);
@@ -332,14 +367,9 @@ struct exclusive_scan_by_offsets_into_fn {
   template <class P, class InIt, class OffIt, class OutIt, class T, class Op = plus<>>
   void operator()(P&& policy, InIt values, OffIt offsets_first, OffIt offsets_last, OutIt out,
                   T init, Op op = {}) const {
-    using Pd = std::decay_t<P>;
-    using A = init_value_t<T>;
-    if constexpr (exact_call_v<Op, A>) {
-      (*this)(policy, exact_in<A>(values), offsets_first, offsets_last, exact_out<A>(out),
-              exact_init<A>(init), exact_add{});
-    } else if constexpr (!is_collective_policy_v<P> &&
-                         adl_exclusive_scan_by_offsets_into::available<Pd, InIt, OffIt, OffIt,
-                                                                       OutIt, T, Op>) {
+    if constexpr (!is_collective_policy_v<P> &&
+                  adl_exclusive_scan_by_offsets_into::available<std::decay_t<P>, InIt, OffIt,
+                                                                OffIt, OutIt, T, Op>) {
       const profile_range range("pscan::exclusive_scan_by_offsets_into");
       constexpr const char* name = "pscan::exclusive_scan_by_offsets_into";
       if constexpr (accepts_init<P, Op, T>()) {
@@ -347,8 +377,13 @@ struct exclusive_scan_by_offsets_into_fn {
             checked_offsets_scan(policy, name, values, offsets_first, offsets_last, out);
         check_init(policy, name, init, count > 1);
         if (count < 2) return;
-        adl_exclusive_scan_by_offsets_into::call(policy, values, offsets_first, offsets_last, out,
-                                                 init, op);
+        const auto call = [&](auto op, OffIt offsets_first, OffIt offsets_last, auto in, auto to,
+                              const auto& init) {
+          adl_exclusive_scan_by_offsets_into::call(policy, in, offsets_first, offsets_last, to,
+                                                   init, op);
+        };
+        backend_call<init_value_t<T>>(policy, algorithm::exclusive_scan_by_offsets_into{}, op,
+                                      call, offsets_first, offsets_last, values, out, init);
       }
     } else {
       exclusive_scan_by_offsets_fn{}(policy, values, offsets_first, offsets_last, out, init, op);

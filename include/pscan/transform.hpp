@@ -42,16 +42,18 @@ struct transform_result<InIt, F, false> {
   using type = typename std::iterator_traits<InIt>::value_type;
 };
 
-// A transform_ scan with an init: f's results are held as init's type.
-template <std::size_t N, class P, class InIt, class OutIt, class T, class Op, class F, class Scan>
+// A transform_ scan with an init (Tag, the backend `call`): f's results are held as init's type.
+template <class Tag, std::size_t N, class P, class InIt, class OutIt, class T, class Op, class F,
+          class Call>
 OutIt scan_with_init(const char (&name)[N], const P& policy, InIt first, InIt last, OutIt out,
-                     const T& init, const Op&, F f, Scan&& scan) {
+                     const T& init, Op op, F f, const Call& call) {
   const profile_range range(name);
   if constexpr (!accepts_init<P, Op, T>()) {
     return out;  // a static_assert has said why
   } else {
-    return scan_entry(policy, name, first, last, out, init,
-                      transform_input<init_value_t<T>>(first, f), scan);
+    using A = init_value_t<T>;
+    return scan_entry<A, Tag>(policy, name, first, last, out, transform_input<A>(first, f), op,
+                              call, init);
   }
 }
 
@@ -60,46 +62,29 @@ struct transform_inclusive_scan_fn {
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op, F f) const {
     const profile_range range("pscan::transform_inclusive_scan");
     using A = typename transform_result<InIt, F>::type;
-    if constexpr (exact_call_v<Op, A>) {  // the exact scan of the values f gives
-      const auto in = transform_input<A>(first, f);
-      return inclusive_scan_fn{}(policy, in, in + (last - first), out, op);
-    } else if constexpr (!accepts<P, Op, A>()) {
+    if constexpr (!accepts<P, Op, A>()) {
       return out;  // a static_assert has said why
     } else {
-      return scan_entry(policy, "pscan::transform_inclusive_scan", first, last, out,
-                        no_init_argument, transform_input<A>(first, f),
-                        [&](auto in, auto in_last) {
-                          return adl_inclusive_scan::call(policy, in, in_last, out, op);
-                        });
+      return scan_entry<A, algorithm::inclusive_scan>(
+          policy, "pscan::transform_inclusive_scan", first, last, out,
+          transform_input<A>(first, f), op, inclusive_scan_call<P>{policy});
     }
   }
 
   template <class P, class InIt, class OutIt, class Op, class F, class T>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, Op op, F f, T init) const {
-    if constexpr (exact_call_v<Op, init_value_t<T>>) {
-      const auto in = transform_input<init_value_t<T>>(first, f);
-      return inclusive_scan_fn{}(policy, in, in + (last - first), out, op, init);
-    } else {
-      return scan_with_init("pscan::transform_inclusive_scan", policy, first, last, out, init, op,
-                            f, [&](auto in, auto in_last) {
-                              return adl_inclusive_scan::call(policy, in, in_last, out, op, init);
-                            });
-    }
+    return scan_with_init<algorithm::inclusive_scan>("pscan::transform_inclusive_scan", policy,
+                                                     first, last, out, init, op, f,
+                                                     inclusive_scan_call<P>{policy});
   }
 };
 
 struct transform_exclusive_scan_fn {
   template <class P, class InIt, class OutIt, class T, class Op, class F>
   OutIt operator()(P&& policy, InIt first, InIt last, OutIt out, T init, Op op, F f) const {
-    if constexpr (exact_call_v<Op, init_value_t<T>>) {
-      const auto in = transform_input<init_value_t<T>>(first, f);
-      return exclusive_scan_fn{}(policy, in, in + (last - first), out, init, op);
-    } else {
-      return scan_with_init("pscan::transform_exclusive_scan", policy, first, last, out, init, op,
-                            f, [&](auto in, auto in_last) {
-                              return adl_exclusive_scan::call(policy, in, in_last, out, init, op);
-                            });
-    }
+    return scan_with_init<algorithm::exclusive_scan>("pscan::transform_exclusive_scan", policy,
+                                                     first, last, out, init, op, f,
+                                                     exclusive_scan_call<P>{policy});
   }
 };
 
@@ -107,17 +92,11 @@ struct transform_reduce_fn {
   template <class P, class InIt, class T, class Op, class F>
   init_value_t<T> operator()(P&& policy, InIt first, InIt last, T init, Op op, F f) const {
     const profile_range range("pscan::transform_reduce");
-    if constexpr (exact_call_v<Op, init_value_t<T>>) {
-      const auto in = transform_input<init_value_t<T>>(first, f);
-      return reduce_fn{}(policy, in, in + (last - first), init, op);
-    } else if constexpr (!accepts_init<P, Op, T>()) {
+    if constexpr (!accepts_init<P, Op, T>()) {
       return refused_reduce(init);
     } else {
       return reduce_entry(policy, "pscan::transform_reduce", first, last, init,
-                          transform_input<init_value_t<T>>(first, f),
-                          [&](auto in, auto in_last) {
-                            return adl_reduce::call(policy, in, in_last, init, op);
-                          });
+                          transform_input<init_value_t<T>>(first, f), op);
     }
   }
 };

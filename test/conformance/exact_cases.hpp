@@ -5,10 +5,7 @@
 // through the C library's hexadecimal strtod/strtof, which round correctly: it shares no code
 // with the library's accumulator. The inputs are made to defeat naive summation: full-range
 // magnitudes, cancelling pairs, runs of ties, values near overflow and subnormals, infinities
-// and NaN, signed zeros. Instantiate with CONFORMANCE_EXACT_CASES(fixtures...),
-// CONFORMANCE_EXACT_SCAN_CASES(fixtures...) for every case but reduce_by_key's, or
-// CONFORMANCE_EXACT_DEVICE_CASES(fixtures...) for the reductions and the scans (what the CUDA
-// policies take).
+// and NaN, signed zeros. Instantiate with CONFORMANCE_EXACT_CASES(fixtures...).
 
 #include <cmath>
 #include <cstdint>
@@ -428,8 +425,10 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: reductions", F, exact_reduction_case) {
   }
 }
 
-TEST_CASE_TEMPLATE_DEFINE("exact_plus: segmented scans and segmented_reduce", F,
-                          exact_segmented_case) {
+// Segments of about 2 and 40 values, and of 5000: longer than a GPU tile (4096 values).
+inline constexpr int exact_segment_lengths[] = {2, 40, 5000};
+
+TEST_CASE_TEMPLATE_DEFINE("exact_plus: segmented scans", F, exact_segmented_case) {
   using namespace conformance;
   CONFORMANCE_SEEDED_RANDOM(random);
   for_each_exact_input(random, [&](random_source& random, const auto& values, std::int64_t n) {
@@ -437,7 +436,7 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: segmented scans and segmented_reduce", F,
     const pscan::exact_plus<> op;
     const T init = any_finite<T>(random);
     const auto p = F::policy();
-    for (const int every : {2, 40}) {
+    for (const int every : exact_segment_lengths) {
       INFO("a segment every ", every, " elements");
       const exact_segments seg = make_exact_segments(random, n, every);
       const auto inclusive = as_bits(exact_scan_reference(values, seg.heads, true, nullptr));
@@ -463,7 +462,31 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: segmented scans and segmented_reduce", F,
       pscan::exclusive_scan_by_offsets(p, in.begin(), offs.begin(), offs.end(), out.begin(), init,
                                        op);
       check_equal(exclusive, as_bits(F::download(out)));
+      pscan::inclusive_scan_by_offsets_into(p, in.begin(), offs.begin(), offs.end(), out.begin(),
+                                            op);
+      check_equal(inclusive, as_bits(F::download(out)));
+      pscan::exclusive_scan_by_offsets_into(p, in.begin(), offs.begin(), offs.end(), out.begin(),
+                                            init, op);
+      check_equal(exclusive, as_bits(F::download(out)));
+      auto in_place = F::upload(values);
+      pscan::segmented_inclusive_scan(p, in_place.begin(), in_place.end(), flags.begin(),
+                                      in_place.begin(), op);
+      check_equal(inclusive, as_bits(F::download(in_place)));
+    }
+  });
+}
 
+TEST_CASE_TEMPLATE_DEFINE("exact_plus: segmented_reduce", F, exact_segmented_reduce_case) {
+  using namespace conformance;
+  CONFORMANCE_SEEDED_RANDOM(random);
+  for_each_exact_input(random, [&](random_source& random, const auto& values, std::int64_t n) {
+    using T = typename std::decay_t<decltype(values)>::value_type;
+    const T init = any_finite<T>(random);
+    for (const int every : exact_segment_lengths) {
+      INFO("a segment every ", every, " elements");
+      const exact_segments seg = make_exact_segments(random, n, every);
+      auto in = F::upload(values);
+      auto offs = F::upload(seg.offsets);
       // One sum a segment, init first: an empty segment gives init.
       std::vector<T> expected;
       for (std::size_t s = 0; s + 1 < seg.offsets.size(); ++s) {
@@ -472,7 +495,8 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: segmented scans and segmented_reduce", F,
                                                &init));
       }
       auto sums = F::upload(std::vector<T>(expected.size(), T(7)));
-      pscan::segmented_reduce(p, in.begin(), offs.begin(), offs.end(), sums.begin(), init, op);
+      pscan::segmented_reduce(F::policy(), in.begin(), offs.begin(), offs.end(), sums.begin(),
+                              init, pscan::exact_plus<>{});
       check_equal(as_bits(expected), as_bits(F::download(sums)));
     }
   });
@@ -483,7 +507,7 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: reduce_by_key", F, exact_reduce_by_key_ca
   CONFORMANCE_SEEDED_RANDOM(random);
   for_each_exact_input(random, [&](random_source& random, const auto& values, std::int64_t n) {
     using T = typename std::decay_t<decltype(values)>::value_type;
-    for (const int every : {2, 40}) {
+    for (const int every : exact_segment_lengths) {
       INFO("a run every ", every, " elements");
       const exact_segments seg = make_exact_segments(random, n, every);
       std::vector<T> expected;
@@ -538,13 +562,10 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: bad ranges and offsets are rejected befor
   check_equal(untouched, F::download(out));
 }
 
-#define CONFORMANCE_EXACT_CASES(...)         \
-  CONFORMANCE_EXACT_SCAN_CASES(__VA_ARGS__); \
-  TEST_CASE_TEMPLATE_INVOKE(exact_reduce_by_key_case, __VA_ARGS__)
-#define CONFORMANCE_EXACT_SCAN_CASES(...)                      \
-  CONFORMANCE_EXACT_DEVICE_CASES(__VA_ARGS__);                 \
-  TEST_CASE_TEMPLATE_INVOKE(exact_segmented_case, __VA_ARGS__); \
+#define CONFORMANCE_EXACT_CASES(...)                                   \
+  TEST_CASE_TEMPLATE_INVOKE(exact_reduction_case, __VA_ARGS__);        \
+  TEST_CASE_TEMPLATE_INVOKE(exact_scan_case, __VA_ARGS__);             \
+  TEST_CASE_TEMPLATE_INVOKE(exact_segmented_case, __VA_ARGS__);        \
+  TEST_CASE_TEMPLATE_INVOKE(exact_segmented_reduce_case, __VA_ARGS__); \
+  TEST_CASE_TEMPLATE_INVOKE(exact_reduce_by_key_case, __VA_ARGS__);    \
   TEST_CASE_TEMPLATE_INVOKE(exact_rejected_case, __VA_ARGS__)
-#define CONFORMANCE_EXACT_DEVICE_CASES(...)                    \
-  TEST_CASE_TEMPLATE_INVOKE(exact_reduction_case, __VA_ARGS__); \
-  TEST_CASE_TEMPLATE_INVOKE(exact_scan_case, __VA_ARGS__)

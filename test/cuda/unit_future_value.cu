@@ -3,8 +3,11 @@
 // reduce and reduce_into still read it); reduce_into gives reduce's bits; a captured graph reads
 // the init's current value on every replay; and reduce_into chained into an exclusive scan whose
 // init is its result, captured as one graph on a non-default stream, replays over new input with
-// no host in between.
+// no host in between. With exact_plus, an init in device memory gives what the value gives (the
+// value's results are checked against an exact reference in conformance/exact_cases.hpp), in a
+// captured graph too.
 
+#include "conformance/exact_cases.hpp"
 #include "conformance/reference.hpp"
 #include "conformance/segments.hpp"
 #include "conformance/value_kinds.hpp"
@@ -209,7 +212,120 @@ TEST_CASE_TEMPLATE_DEFINE("reduce_into and a scan from its result, captured as o
   }
 }
 
+// f(random, n) for float and double values of cancelling magnitudes, at sizes from empty to
+// many GPU tiles.
+template <class F>
+void for_each_exact_size(conformance::random_source& random, F&& f) {
+  for (std::int64_t n : {0, 1, 1000, 4097, 100003}) {
+    INFO("n = ", n);
+    f(random, conformance::exact_values<float>(random, conformance::capped(n),
+                                               conformance::exact_family::cancelling));
+    f(random, conformance::exact_values<double>(random, conformance::capped(n),
+                                                conformance::exact_family::cancelling));
+  }
+}
+
+TEST_CASE_TEMPLATE_DEFINE("exact_plus: an init in device memory gives what the value gives", F,
+                          exact_init_case) {
+  using namespace conformance;
+  CONFORMANCE_SEEDED_RANDOM(random);
+  for_each_exact_size(random, [&](random_source& random, const auto& input) {
+    using T = typename std::decay_t<decltype(input)>::value_type;
+    const auto n = static_cast<std::int64_t>(input.size());
+    const std::string type = sizeof(T) == 4 ? "float" : "double";
+    INFO(type);
+    const pscan::exact_plus<> op;
+    const T init = any_finite<T>(random);
+    auto init_on_device = F::upload(std::vector<T>{init});
+    const auto future = pscan::future_value(init_on_device.begin());
+    const auto p = F::policy();
+    auto in = F::upload(input);
+    auto flags_in = F::upload(make_head_flags(random, n, 16));
+    auto keys_in = F::upload(make_keys(random, n, 16));
+    const auto offsets = make_offsets<std::int64_t>(random, n, offsets_layout::mixed);
+    auto offsets_in = F::upload(offsets);
+    const auto both = [&](const char* algorithm, std::size_t size, auto run) {
+      const std::string name = algorithm;  // doctest prints a char* as a pointer
+      INFO(name);
+      auto with_value = F::upload(std::vector<T>(size, T(7)));
+      auto with_future = F::upload(std::vector<T>(size, T(-7)));
+      run(with_value.begin(), init);
+      run(with_future.begin(), future);
+      check_equal(as_bits(F::download(with_value)), as_bits(F::download(with_future)));
+    };
+    both("inclusive_scan with init", input.size(), [&](T* out, auto i) {
+      pscan::inclusive_scan(p, in.begin(), in.end(), out, op, i);
+    });
+    both("exclusive_scan", input.size(), [&](T* out, auto i) {
+      pscan::exclusive_scan(p, in.begin(), in.end(), out, i, op);
+    });
+    both("reduce_into", 1, [&](T* out, auto i) {
+      pscan::reduce_into(p, in.begin(), in.end(), out, i, op);
+    });
+    both("segmented_exclusive_scan", input.size(), [&](T* out, auto i) {
+      pscan::segmented_exclusive_scan(p, in.begin(), in.end(), flags_in.begin(), out, i, op);
+    });
+    both("exclusive_scan_by_key", input.size(), [&](T* out, auto i) {
+      pscan::exclusive_scan_by_key(p, keys_in.begin(), keys_in.end(), in.begin(), out, i, op);
+    });
+    both("exclusive_scan_by_offsets", input.size(), [&](T* out, auto i) {
+      pscan::exclusive_scan_by_offsets(p, in.begin(), offsets_in.begin(), offsets_in.end(), out,
+                                       i, op);
+    });
+    both("segmented_reduce", offsets.size() - 1, [&](T* out, auto i) {
+      pscan::segmented_reduce(p, in.begin(), offsets_in.begin(), offsets_in.end(), out, i, op);
+    });
+    INFO("reduce");
+    check_equal(as_bits(std::vector{pscan::reduce(p, in.begin(), in.end(), init, op)}),
+                as_bits(std::vector{pscan::reduce(p, in.begin(), in.end(), future, op)}));
+  });
+}
+
+// One graph of exact_plus calls, captured once, reads the init where it lies each time it runs.
+TEST_CASE_TEMPLATE_DEFINE("exact_plus: a captured graph reads the init's current value", F,
+                          exact_graph_case) {
+  using namespace conformance;
+  CONFORMANCE_SEEDED_RANDOM(random);
+  using T = double;
+  const pscan::exact_plus<> op;
+  const std::int64_t n = capped((1 << 20) + 3);
+  const auto input = exact_values<T>(random, n, exact_family::cancelling);
+  const auto keys = make_keys(random, n, 64);
+  owned_stream stream;
+  device_buffer<T> in(input.size()), scanned(input.size()), by_key(input.size()), result(1),
+      init(1), expected(input.size());
+  device_buffer<std::int32_t> keys_in(keys.size());
+  copy_to_device(in.begin(), input, stream.get());
+  copy_to_device(keys_in.begin(), keys, stream.get());
+  const auto p = F::policy().on(stream.get());
+  const auto future = pscan::future_value(init.begin());
+  const captured_graph graph(stream.get(), [&] {
+    pscan::exclusive_scan(p, in.begin(), in.end(), scanned.begin(), future, op);
+    pscan::reduce_into(p, in.begin(), in.end(), result.begin(), future, op);
+    pscan::exclusive_scan_by_key(p, keys_in.begin(), keys_in.end(), in.begin(), by_key.begin(),
+                                 future, op);
+  });
+  for (int replay = 0; replay < 2; ++replay) {
+    INFO("replay ", replay);
+    const T value = any_finite<T>(random);
+    copy_to_device(init.begin(), std::vector<T>{value}, stream.get());
+    graph.launch(stream.get());
+    const auto got = [&](device_buffer<T>& b, std::size_t size) {
+      return as_bits(copy_to_host(b.begin(), size, stream.get()));
+    };
+    pscan::exclusive_scan(p, in.begin(), in.end(), expected.begin(), value, op);
+    check_equal(got(expected, input.size()), got(scanned, input.size()));
+    pscan::reduce_into(p, in.begin(), in.end(), expected.begin(), value, op);
+    check_equal(got(expected, 1), got(result, 1));
+    pscan::exclusive_scan_by_key(p, keys_in.begin(), keys_in.end(), in.begin(), expected.begin(),
+                                 value, op);
+    check_equal(got(expected, input.size()), got(by_key, input.size()));
+  }
+}
+
 TEST_CASE_TEMPLATE_INVOKE(every_algorithm_case, CUDA_FIXTURES);
+TEST_CASE_TEMPLATE_INVOKE(exact_init_case, CUDA_FIXTURES);
+TEST_CASE_TEMPLATE_INVOKE(exact_graph_case, CUDA_FIXTURES);
 TEST_CASE_TEMPLATE_INVOKE(same_bits_case, CUDA_FIXTURES);
 TEST_CASE_TEMPLATE_INVOKE(graph_init_case, CUDA_FIXTURES);
 TEST_CASE_TEMPLATE_INVOKE(graph_chain_case, CUDA_FIXTURES);

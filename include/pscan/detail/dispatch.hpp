@@ -1,10 +1,11 @@
 #pragma once
 // Finding a backend's algorithm. For each algorithm name, namespace adl_<name> hides the public
 // pscan::<name> function objects behind a deleted function, so an unqualified call there finds
-// only the overloads that argument-dependent lookup brings from the policy's namespace.
+// only the overloads that argument-dependent lookup brings from the policy's namespace, and
+// algorithm::<name> is its tag for the exact_algorithm hook (backend_call).
 
-#include <pscan/detail/exact_sum.hpp>
 #include <pscan/error.hpp>
+#include <pscan/functional.hpp>
 #include <pscan/future_value.hpp>
 #include <pscan/policy.hpp>
 
@@ -43,24 +44,66 @@ struct detect<std::void_t<Expr<A...>>, Expr, A...> : std::true_type {};
   }                                                                                     \
   }
 
-PSCAN_DETAIL_DISPATCH(inclusive_scan)
-PSCAN_DETAIL_DISPATCH(exclusive_scan)
-PSCAN_DETAIL_DISPATCH(reduce)
-PSCAN_DETAIL_DISPATCH(reduce_into)
-PSCAN_DETAIL_DISPATCH(segmented_inclusive_scan)
-PSCAN_DETAIL_DISPATCH(segmented_exclusive_scan)
-PSCAN_DETAIL_DISPATCH(inclusive_scan_by_key)
-PSCAN_DETAIL_DISPATCH(exclusive_scan_by_key)
-PSCAN_DETAIL_DISPATCH(segmented_reduce)
-PSCAN_DETAIL_DISPATCH(inclusive_scan_by_offsets)
-PSCAN_DETAIL_DISPATCH(exclusive_scan_by_offsets)
-PSCAN_DETAIL_DISPATCH(inclusive_scan_by_offsets_into)
-PSCAN_DETAIL_DISPATCH(exclusive_scan_by_offsets_into)
-PSCAN_DETAIL_DISPATCH(reduce_by_key)
-PSCAN_DETAIL_DISPATCH(reduce_by_key_into)
-PSCAN_DETAIL_DISPATCH(check_iterator)
+// An algorithm: its dispatch and its tag.
+#define PSCAN_DETAIL_ALGORITHM(name) \
+  PSCAN_DETAIL_DISPATCH(name)        \
+  namespace algorithm {              \
+  struct name {};                    \
+  }
 
+PSCAN_DETAIL_ALGORITHM(inclusive_scan)
+PSCAN_DETAIL_ALGORITHM(exclusive_scan)
+PSCAN_DETAIL_ALGORITHM(reduce)
+PSCAN_DETAIL_ALGORITHM(reduce_into)
+PSCAN_DETAIL_ALGORITHM(segmented_inclusive_scan)
+PSCAN_DETAIL_ALGORITHM(segmented_exclusive_scan)
+PSCAN_DETAIL_ALGORITHM(inclusive_scan_by_key)
+PSCAN_DETAIL_ALGORITHM(exclusive_scan_by_key)
+PSCAN_DETAIL_ALGORITHM(segmented_reduce)
+PSCAN_DETAIL_ALGORITHM(inclusive_scan_by_offsets)
+PSCAN_DETAIL_ALGORITHM(exclusive_scan_by_offsets)
+PSCAN_DETAIL_ALGORITHM(inclusive_scan_by_offsets_into)
+PSCAN_DETAIL_ALGORITHM(exclusive_scan_by_offsets_into)
+PSCAN_DETAIL_ALGORITHM(reduce_by_key)
+PSCAN_DETAIL_ALGORITHM(reduce_by_key_into)
+PSCAN_DETAIL_DISPATCH(check_iterator)
+PSCAN_DETAIL_DISPATCH(exact_algorithm)
+
+#undef PSCAN_DETAIL_ALGORITHM
 #undef PSCAN_DETAIL_DISPATCH
+
+template <class T>
+struct exact_sum;
+template <class T>
+inline constexpr bool is_exact_sum_v = false;
+template <class T>
+inline constexpr bool is_exact_sum_v<exact_sum<T>> = true;
+
+// Whether a call with operator Op over accumulator type A sums exactly (pscan::exact_plus).
+template <class Op, class A>
+inline constexpr bool exact_call_v =
+    (std::is_same_v<Op, exact_plus<>> || std::is_same_v<Op, exact_plus<A>>) &&
+    (std::is_same_v<A, float> || std::is_same_v<A, double>);
+
+// How an algorithm runs over exact sums: a specialisation a tag (exact.hpp).
+template <class Tag>
+struct exact_lifting;
+
+// Where every algorithm meets its backend, after its checks: call(op, args...) runs it. A call
+// with exact_plus over float or double A goes to the backend's hook
+// exact_algorithm(policy, algorithm::<name>{}, args...) where it has one (kernels of its own over
+// the values), and otherwise runs `call` over exact sums (exact_lifting, exact.hpp): the generic
+// path, which every backend holding values of any type can take.
+template <class A, class Tag, class P, class Op, class Call, class... Args>
+decltype(auto) backend_call(const P& policy, Tag tag, Op op, Call&& call, Args... args) {
+  if constexpr (!exact_call_v<Op, A>) {
+    return call(op, args...);
+  } else if constexpr (adl_exact_algorithm::available<P, Tag, Args...>) {
+    return adl_exact_algorithm::call(policy, tag, args...);
+  } else {
+    return exact_lifting<Tag>::template run<A>(policy, call, args...);
+  }
+}
 
 // The checks of an iterator argument over n elements (-1: a count the call learns later, from
 // the offsets), before any work: on every policy a null raw pointer with n > 0 throws
@@ -114,13 +157,13 @@ constexpr bool accepts() {
   static_assert(callable_on_pair<Op, A>(),
                 "pscan: `op` must be callable as op(a, b) on two values of the accumulator type "
                 "(the input's value_type, or the type of `init` when one is given)");
-  // The CUDA policies are those that read future_value inits.
-  constexpr bool exact_here = !is_exact_sum_v<A> || !policy_takes_future_values_v<P>;
-  static_assert(exact_here,
-                "pscan::exact_plus: the CUDA policies take it in the reductions and the scans "
-                "(inclusive, exclusive, transform_); its segmented algorithms and reduce_by_key "
-                "run on the CPU policies");
-  return is_execution_policy_v<P> && callable_on_pair<Op, A>() && exact_here;
+  // An exact sum (exact_plus's generic path) is 40 to 300 bytes: not a value for the GPU kernels
+  // (the CUDA policies, which read future_value inits, run exact_plus by the exact_algorithm hook).
+  constexpr bool holds = !is_exact_sum_v<A> || !policy_takes_future_values_v<P>;
+  static_assert(holds,
+                "pscan::exact_plus: the CUDA policies take it with kernels of their own, not "
+                "as exact sums: pscan::distributed takes it over the CPU policies");
+  return is_execution_policy_v<P> && callable_on_pair<Op, A>() && holds;
 }
 
 // accepts() for a call with an `init`: the accumulator is the init's value type, and a

@@ -1,16 +1,17 @@
 #pragma once
-// pscan::exact_plus over float and double values. Every algorithm runs as it is, on every policy,
-// over exact sums (exact_sum.hpp) in place of the values, added exactly and each output rounded
-// once as it is written. Since the sums are exact, no grouping a policy chooses (thread count,
-// tiles, look-back, ranks) can change a bit of the result. Each public algorithm forwards such a
-// call to itself over exact sums:
+// pscan::exact_plus over float and double values: the generic path (exact_lifting), which a
+// backend without an exact_algorithm hook of its own takes (dispatch.hpp's backend_call). The
+// algorithm runs as it is over exact sums (exact_sum.hpp) in place of the values, added exactly
+// and each output rounded once as it is written. Since the sums are exact, no grouping a policy
+// chooses (thread count, tiles, look-back, ranks) can change a bit of the result:
 // - reductions and scans over blocks of exact_block_items values: element b is block b's exact
 //   sum (summed in an exact_window: a few instructions a value), and a scan's output b writes
-//   block b's outputs from the prefix it is given (exact_block_prefixes). The CUDA policies
-//   recognise the blocks and run kernels of their own over the values (exact_reduce.cuh,
-//   exact_scan.cuh);
-// - the segmented algorithms over each value lifted to its exact sum (exact_in, exact_out).
+//   block b's outputs from the prefix it is given (exact_block_prefixes);
+// - the other algorithms over each value lifted to its exact sum (exact_in, exact_out).
+// The CUDA policies' hooks run kernels of their own over the values (exact_reduce.cuh,
+// exact_scan.cuh).
 
+#include <pscan/detail/dispatch.hpp>
 #include <pscan/detail/exact_bins.hpp>
 #include <pscan/detail/exact_sum.hpp>
 #include <pscan/detail/exact_window.hpp>
@@ -19,8 +20,11 @@
 #include <pscan/functional.hpp>
 #include <pscan/future_value.hpp>
 
+#include <cstddef>
 #include <cstdint>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
 namespace pscan::detail {
 
@@ -55,11 +59,6 @@ struct exact_block_sums {
 
 template <class T, class InIt>
 using exact_block_iterator = index_iterator<exact_block_sums<T, InIt>>;
-
-template <class It>
-inline constexpr bool is_exact_block_iterator_v = false;
-template <class T, class InIt>
-inline constexpr bool is_exact_block_iterator_v<exact_block_iterator<T, InIt>> = true;
 
 template <class T, class InIt>
 inline constexpr std::int64_t element_values_v<exact_block_iterator<T, InIt>> = exact_block_items;
@@ -148,12 +147,6 @@ index_iterator<exact_block_prefixes<T, InIt, OutIt>> exact_block_out(InIt first,
   return {{first, out, n < 0 ? 0 : n, inclusive}};
 }
 
-// Whether a call with operator Op over accumulator type A sums exactly.
-template <class Op, class A>
-inline constexpr bool exact_call_v =
-    (std::is_same_v<Op, exact_plus<>> || std::is_same_v<Op, exact_plus<A>>) &&
-    (std::is_same_v<A, float> || std::is_same_v<A, double>);
-
 template <class T>
 struct exact_lift {
   PSCAN_HOST_DEVICE exact_sum<T> operator()(const T& x) const { return exact_sum<T>::of(x); }
@@ -196,9 +189,6 @@ index_iterator<rounded_output<T, OutIt>> exact_out(OutIt out) {
 
 template <class T, class Init>
 exact_sum<T> exact_init(const Init& init) {
-  static_assert(!is_future_value_v<Init>,
-                "pscan::exact_plus: give the init as a value (a future_value is read on the "
-                "device)");
   return exact_sum<T>::of(static_cast<T>(init));
 }
 
@@ -207,5 +197,125 @@ template <class OutIt, class F>
 OutIt exact_back(OutIt out, const index_iterator<F>& end) {
   return out + end.position();
 }
+
+// The generic path of exact_plus (dispatch.hpp's backend_call): each algorithm's call over exact
+// sums, with exact_add. Reductions and scans take blocks of values (exact_blocks,
+// exact_block_out); the others each value lifted to its exact sum (exact_in, exact_out).
+template <class P>
+constexpr bool holds_exact_sums() {
+  return accepts<P, exact_add, exact_sum<float>>();
+}
+
+template <>
+struct exact_lifting<algorithm::reduce> {
+  template <class A, class P, class Call, class InIt, class T>
+  static A run(const P&, Call& call, InIt first, InIt last, const T& init) {
+    const exact_blocks<A, InIt> blocks(first, last);
+    return call(exact_add{}, blocks.first, blocks.last, exact_init<A>(init)).rounded();
+  }
+};
+
+template <>
+struct exact_lifting<algorithm::reduce_into> {
+  template <class A, class P, class Call, class InIt, class OutIt, class T>
+  static void run(const P&, Call& call, InIt first, InIt last, OutIt result, const T& init) {
+    const exact_blocks<A, InIt> blocks(first, last);
+    call(exact_add{}, blocks.first, blocks.last, exact_out<A>(result), exact_init<A>(init));
+  }
+};
+
+// A scan over blocks given their inclusive or exclusive prefixes, as its outputs are.
+template <bool Inclusive>
+struct exact_scan_lifting {
+  template <class A, class P, class Call, class InIt, class OutIt, class... Init>
+  static OutIt run(const P&, Call& call, InIt first, InIt last, OutIt out, const Init&... init) {
+    const exact_blocks<A, InIt> blocks(first, last);
+    call(exact_add{}, blocks.first, blocks.last,
+         exact_block_out<A>(first, out, last - first, Inclusive), exact_init<A>(init)...);
+    return out + (last - first);
+  }
+};
+template <>
+struct exact_lifting<algorithm::inclusive_scan> : exact_scan_lifting<true> {};
+template <>
+struct exact_lifting<algorithm::exclusive_scan> : exact_scan_lifting<false> {};
+
+// The other algorithms over each value lifted to its exact sum: their arguments are the `Pass`
+// that are not values (keys, flags, offsets, eq), then the values, the output, an optional init.
+template <std::size_t Pass>
+struct exact_element_lifting {
+  template <class A, class P, class Call, class... Args>
+  static decltype(auto) run(const P&, Call& call, const Args&... args) {
+    if constexpr (holds_exact_sums<P>()) {
+      return lifted<A>(call, std::forward_as_tuple(args...),
+                       std::make_index_sequence<sizeof...(Args)>{});
+    } else {
+      return call(exact_plus<A>{}, args...);  // a static_assert has said why
+    }
+  }
+
+ private:
+  template <class A, class Call, class Args, std::size_t... I>
+  static decltype(auto) lifted(Call& call, const Args& args, std::index_sequence<I...>) {
+    using result = decltype(call(exact_add{}, lifted_argument<A, I>(std::get<I>(args))...));
+    if constexpr (std::is_void_v<result>) {
+      call(exact_add{}, lifted_argument<A, I>(std::get<I>(args))...);
+    } else {
+      return exact_result(std::get<Pass + 1>(args),
+                          call(exact_add{}, lifted_argument<A, I>(std::get<I>(args))...));
+    }
+  }
+
+  template <class A, std::size_t I, class X>
+  static auto lifted_argument(const X& x) {
+    if constexpr (I < Pass) {
+      return x;
+    } else if constexpr (I == Pass) {
+      return exact_in<A>(x);
+    } else if constexpr (I == Pass + 1) {
+      return exact_out<A>(x);
+    } else {
+      return exact_init<A>(x);
+    }
+  }
+
+  // What the call returned over exact_out(out), as the user's iterator.
+  template <class OutIt, class F>
+  static OutIt exact_result(OutIt out, const index_iterator<F>& end) {
+    return exact_back(out, end);
+  }
+  template <class OutIt, class K, class F>
+  static std::pair<K, OutIt> exact_result(OutIt out, const std::pair<K, index_iterator<F>>& ends) {
+    return {ends.first, exact_back(out, ends.second)};
+  }
+};
+
+// (head_flags, n, first, out [, init]).
+template <>
+struct exact_lifting<algorithm::segmented_inclusive_scan> : exact_element_lifting<2> {};
+template <>
+struct exact_lifting<algorithm::segmented_exclusive_scan> : exact_element_lifting<2> {};
+// (keys_first, keys_last, eq, values, out [, init]).
+template <>
+struct exact_lifting<algorithm::inclusive_scan_by_key> : exact_element_lifting<3> {};
+template <>
+struct exact_lifting<algorithm::exclusive_scan_by_key> : exact_element_lifting<3> {};
+// (offsets_first, offsets_last, values, out [, init]).
+template <>
+struct exact_lifting<algorithm::segmented_reduce> : exact_element_lifting<2> {};
+template <>
+struct exact_lifting<algorithm::inclusive_scan_by_offsets> : exact_element_lifting<2> {};
+template <>
+struct exact_lifting<algorithm::exclusive_scan_by_offsets> : exact_element_lifting<2> {};
+template <>
+struct exact_lifting<algorithm::inclusive_scan_by_offsets_into> : exact_element_lifting<2> {};
+template <>
+struct exact_lifting<algorithm::exclusive_scan_by_offsets_into> : exact_element_lifting<2> {};
+// (keys_first, keys_last, eq, keys_out, values, values_out).
+template <>
+struct exact_lifting<algorithm::reduce_by_key> : exact_element_lifting<4> {};
+// (keys_first, keys_last, eq, keys_out, runs_out, values, values_out).
+template <>
+struct exact_lifting<algorithm::reduce_by_key_into> : exact_element_lifting<5> {};
 
 }  // namespace pscan::detail

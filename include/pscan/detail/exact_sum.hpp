@@ -339,9 +339,4 @@ struct exact_sum {
   }
 };
 
-template <class T>
-inline constexpr bool is_exact_sum_v = false;
-template <class T>
-inline constexpr bool is_exact_sum_v<exact_sum<T>> = true;
-
 }  // namespace pscan::detail

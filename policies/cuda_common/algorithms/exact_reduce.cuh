@@ -18,19 +18,23 @@ namespace pscan::cuda_common {
 // The accumulator's scratch layout (runtime/call_scratch.cuh): counters all through.
 inline constexpr int exact_sum_layout = -1;
 
-// The exact sum of first[0 .. n) (n >= 1) and init into the sink that make_sink() returns.
-template <class P, class InIt, class T, class MakeSink>
-auto exact_reduce_to_sink(const policy_base<P>& p, InIt first, std::int64_t n,
-                          const pscan::detail::exact_sum<T>& init, MakeSink make_sink) {
+// The exact sum of first[0 .. n) (n >= 0) and init into the sink that make_sink() returns. init:
+// an exact sum, or a future_value of T read on the device.
+template <class P, class InIt, class Init, class MakeSink>
+auto exact_reduce_to_sink(const policy_base<P>& p, InIt first, std::int64_t n, const Init& init,
+                          MakeSink make_sink) {
   using namespace exact_reduce_impl;
+  using T = typename exact_init_traits<Init>::value_type;
   using sink_type = decltype(make_sink());
-  const auto kernel = &exact_reduce_kernel<compiled_archs, T, InIt, sink_type>;
+  const auto kernel = &exact_reduce_kernel<compiled_archs, T, InIt, Init, sink_type>;
   const std::int64_t resident =
       std::int64_t{runtime::current_device_info().sm_count} *
       std::max(1,
                runtime::max_active_blocks_per_sm(reinterpret_cast<const void*>(kernel), threads));
-  const std::int64_t blocks = std::max(std::min(resident, ceil_div(n, std::int64_t{threads} * items)),
-                                       ceil_div(n, max_block_values));
+  // One block at least: for n == 0 it publishes init.
+  const std::int64_t blocks =
+      std::max({std::min(resident, ceil_div(n, std::int64_t{threads} * items)),
+                ceil_div(n, max_block_values), std::int64_t{1}});
   const call_scratch scratch(p, std::max(scratch_head_bytes, sizeof(accumulator<T>)),
                              exact_sum_layout);
   const sink_type sink = make_sink();

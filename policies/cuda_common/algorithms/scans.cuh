@@ -1,8 +1,7 @@
 #pragma once
 // inclusive_scan and exclusive_scan of the CUDA policies (found by argument-dependent lookup
 // through their common base, cuda_common::policy_base): the backend's kernels::scan for the build
-// the device runs (target.cuh). exact_plus's scans come as exact sums of blocks of values
-// (pscan/detail/exact.hpp) and run exact_scan.cuh's kernels.
+// the device runs (target.cuh); exact_plus's run exact_scan.cuh's kernels.
 
 #include <pscan/policies/cuda_common/algorithms/exact_scan.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
@@ -21,18 +20,10 @@ namespace pscan::cuda_common {
 template <bool Exclusive, bool HasInit, class P, class InIt, class OutIt, class Init, class Op>
 void scan_with_kernels(const policy_base<P>& p, InIt first, std::int64_t n, OutIt out,
                        const Init& init, Op op) {
-  if constexpr (pscan::detail::is_exact_block_iterator_v<InIt>) {
-    // exact_plus: the kernels scan the values of the blocks themselves.
-    using T = typename std::iterator_traits<InIt>::value_type::value_type;
-    const auto& values = first.function();
-    exact_scan(p, values.first, values.n, out.function().out,
-               HasInit ? init : pscan::detail::exact_sum<T>::zero(), !Exclusive);
-  } else {
-    with_build([&](auto build) {
-      kernels_of<P>::template scan<decltype(build), Exclusive, HasInit>(static_cast<const P&>(p),
-                                                                     first, n, out, init, op);
-    });
-  }
+  with_build([&](auto build) {
+    kernels_of<P>::template scan<decltype(build), Exclusive, HasInit>(static_cast<const P&>(p),
+                                                                   first, n, out, init, op);
+  });
 }
 
 template <class P, class InIt, class OutIt, class Op>
@@ -49,6 +40,20 @@ void inclusive_scan(const policy_base<P>& p, InIt first, InIt last, OutIt out, O
 template <class P, class InIt, class OutIt, class T, class Op>
 void exclusive_scan(const policy_base<P>& p, InIt first, InIt last, OutIt out, T init, Op op) {
   scan_with_kernels<true, true>(p, first, last - first, out, init, op);
+}
+
+// exact_plus's scans (the exact_algorithm hook, pscan/detail/dispatch.hpp): exact_scan.cuh's
+// kernels over the values.
+template <class P, class InIt, class OutIt, class... Init>
+OutIt exact_algorithm(const policy_base<P>& p, pscan::detail::algorithm::inclusive_scan,
+                      InIt first, InIt last, OutIt out, const Init&... init) {
+  return exact_scan_from(p, first, last - first, out, true, exact_scan_impl::no_heads{}, init...);
+}
+
+template <class P, class InIt, class OutIt, class Init>
+OutIt exact_algorithm(const policy_base<P>& p, pscan::detail::algorithm::exclusive_scan,
+                      InIt first, InIt last, OutIt out, const Init& init) {
+  return exact_scan_from(p, first, last - first, out, false, exact_scan_impl::no_heads{}, init);
 }
 
 }  // namespace pscan::cuda_common

@@ -9,6 +9,7 @@
 // the sizes and the grid, so results are the same bits from run to run.
 
 #include <pscan/policies/cuda_common/algorithms/checked_offsets.cuh>
+#include <pscan/policies/cuda_common/algorithms/exact_scan.cuh>
 #include <pscan/policies/cuda_common/kernels/segmented_reduce_kernel.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
@@ -16,6 +17,9 @@
 #include <pscan/policies/cuda_common/tuning.cuh>
 #include <pscan/runtime/check.cuh>
 #include <pscan/runtime/device_info.cuh>
+
+#include <pscan/detail/index_iterator.hpp>
+#include <pscan/detail/segmented_generic.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -62,6 +66,66 @@ void segmented_reduce(const policy_base<Derived>& p, InIt values, OffIt offsets_
         op);
     PSCAN_CUDA_CHECK_LAUNCH();
   });
+}
+
+// Position i of the values [offsets[0], offsets[count-1]) as an inclusive scan's output: the
+// output at the last value of segment s is that segment's sum, written to out[s]; the others
+// are dropped.
+template <class OffIt, class OutIt>
+struct segment_sums_output {
+  struct slot {
+    pscan::detail::offset_heads<OffIt> heads;
+    OutIt out;
+    std::int64_t i;
+    template <class T>
+    __device__ const slot& operator=(const T& sum) const {
+      // k: the first offset past base + i, so i is in segment k - 1 (not empty), which it ends
+      // where offsets[k] is base + i + 1.
+      const std::int64_t at = heads.base + i;
+      std::int64_t low = 1, high = heads.count - 1;
+      while (low < high) {
+        const std::int64_t mid = low + (high - low) / 2;
+        if (static_cast<std::int64_t>(heads.offsets[mid]) <= at) {
+          low = mid + 1;
+        } else {
+          high = mid;
+        }
+      }
+      if (static_cast<std::int64_t>(heads.offsets[low]) == at + 1) out[low - 1] = sum;
+      return *this;
+    }
+  };
+  pscan::detail::offset_heads<OffIt> heads;
+  OutIt out;
+  __device__ slot operator()(std::int64_t i) const { return {heads, out, i}; }
+};
+
+// exact_plus's segmented_reduce (the exact_algorithm hook, pscan/detail/dispatch.hpp): the
+// offsets checked first (a wait), the empty segments' init, then exact_scan.cuh's inclusive scan
+// from init over the segments, writing each one's last output. init: a value or a future_value.
+template <class P, class OffIt, class InIt, class OutIt, class Init>
+OutIt exact_algorithm(const policy_base<P>& p, pscan::detail::algorithm::segmented_reduce,
+                      OffIt offsets_first, OffIt offsets_last, InIt values, OutIt out,
+                      const Init& init) {
+  using T = pscan::detail::init_value_t<Init>;
+  const std::int64_t count = offsets_last - offsets_first;
+  const std::int64_t segments = count - 1;
+  const offsets_check range =
+      check_offsets(p, "pscan::segmented_reduce", offsets_first, count,
+                    "; with exact_plus segmented_reduce checks them first, so it cannot be "
+                    "captured");
+  const std::int64_t blocks = std::min<std::int64_t>(
+      ceil_div(segments, std::int64_t{exact_scan_impl::threads}),
+      std::int64_t{runtime::current_device_info().sm_count} * 8);
+  exact_scan_impl::empty_segments_kernel<compiled_archs, T>
+      <<<static_cast<unsigned>(blocks), exact_scan_impl::threads, 0, p.stream>>>(
+          offsets_first, segments, init, out);
+  PSCAN_CUDA_CHECK_LAUNCH();
+  const segment_sums_output<OffIt, OutIt> sums{{offsets_first, count, range.first}, out};
+  exact_scan_from(p, values + range.first, range.last - range.first,
+                  pscan::detail::make_index_iterator(sums), true,
+                  pscan::detail::offset_heads<OffIt>{offsets_first, count, range.first}, init);
+  return out + segments;
 }
 
 }  // namespace pscan::cuda_common

@@ -10,6 +10,7 @@
 // the offsets as it reads them.
 
 #include <pscan/policies/cuda_common/algorithms/checked_offsets.cuh>
+#include <pscan/policies/cuda_common/algorithms/exact_scan.cuh>
 #include <pscan/policies/cuda_common/algorithms/scans.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>
 #include <pscan/policies/cuda_common/tile/segmented_tile_scan.cuh>
@@ -126,6 +127,87 @@ void exclusive_scan_by_offsets_into(const policy_base<P>& p, InIt values, OffIt 
                                     OffIt offsets_last, OutIt out, Init init, Op op) {
   scan_by_offsets_into(p, "pscan::exclusive_scan_by_offsets_into", values, offsets_first,
                        offsets_last - offsets_first, out, init, op);
+}
+
+// exact_plus's segmented scans (the exact_algorithm hook, pscan/detail/dispatch.hpp, in its
+// argument order): exact_scan.cuh's kernels over the values, in the segments their heads start.
+// The scans by offsets, returning or not, check the offsets first (a wait).
+template <class P, class FlagIt, class InIt, class OutIt>
+OutIt exact_algorithm(const policy_base<P>& p,
+                      pscan::detail::algorithm::segmented_inclusive_scan, FlagIt head_flags,
+                      std::int64_t n, InIt first, OutIt out) {
+  return exact_scan_from(p, first, n, out, true, pscan::detail::flag_heads<FlagIt>{head_flags});
+}
+
+template <class P, class FlagIt, class InIt, class OutIt, class Init>
+OutIt exact_algorithm(const policy_base<P>& p,
+                      pscan::detail::algorithm::segmented_exclusive_scan, FlagIt head_flags,
+                      std::int64_t n, InIt first, OutIt out, const Init& init) {
+  return exact_scan_from(p, first, n, out, false, pscan::detail::flag_heads<FlagIt>{head_flags},
+                         init);
+}
+
+template <class P, class KeyIt, class KeyEq, class InIt, class OutIt>
+OutIt exact_algorithm(const policy_base<P>& p, pscan::detail::algorithm::inclusive_scan_by_key,
+                      KeyIt keys_first, KeyIt keys_last, KeyEq eq, InIt values, OutIt out) {
+  return exact_scan_from(p, values, keys_last - keys_first, out, true,
+                         pscan::detail::key_heads<KeyIt, KeyEq>{keys_first, eq});
+}
+
+template <class P, class KeyIt, class KeyEq, class InIt, class OutIt, class Init>
+OutIt exact_algorithm(const policy_base<P>& p, pscan::detail::algorithm::exclusive_scan_by_key,
+                      KeyIt keys_first, KeyIt keys_last, KeyEq eq, InIt values, OutIt out,
+                      const Init& init) {
+  return exact_scan_from(p, values, keys_last - keys_first, out, false,
+                         pscan::detail::key_heads<KeyIt, KeyEq>{keys_first, eq}, init);
+}
+
+template <class P, class OffIt, class InIt, class OutIt, class... Init>
+OutIt exact_scan_by_offsets(const policy_base<P>& p, const char* name, bool inclusive,
+                            OffIt offsets_first, OffIt offsets_last, InIt values, OutIt out,
+                            const Init&... init) {
+  const std::int64_t count = offsets_last - offsets_first;
+  const offsets_check range =
+      check_offsets(p, name, offsets_first, count,
+                    "; with exact_plus a scan by offsets checks them first, so it cannot be "
+                    "captured");
+  exact_scan_from(p, values + range.first, range.last - range.first, out + range.first,
+                  inclusive, pscan::detail::offset_heads<OffIt>{offsets_first, count, range.first},
+                  init...);
+  return out + range.last;
+}
+
+template <class P, class OffIt, class InIt, class OutIt>
+OutIt exact_algorithm(const policy_base<P>& p,
+                      pscan::detail::algorithm::inclusive_scan_by_offsets, OffIt offsets_first,
+                      OffIt offsets_last, InIt values, OutIt out) {
+  return exact_scan_by_offsets(p, "pscan::inclusive_scan_by_offsets", true, offsets_first,
+                               offsets_last, values, out);
+}
+
+template <class P, class OffIt, class InIt, class OutIt, class Init>
+OutIt exact_algorithm(const policy_base<P>& p,
+                      pscan::detail::algorithm::exclusive_scan_by_offsets, OffIt offsets_first,
+                      OffIt offsets_last, InIt values, OutIt out, const Init& init) {
+  return exact_scan_by_offsets(p, "pscan::exclusive_scan_by_offsets", false, offsets_first,
+                               offsets_last, values, out, init);
+}
+
+template <class P, class OffIt, class InIt, class OutIt>
+void exact_algorithm(const policy_base<P>& p,
+                     pscan::detail::algorithm::inclusive_scan_by_offsets_into,
+                     OffIt offsets_first, OffIt offsets_last, InIt values, OutIt out) {
+  exact_scan_by_offsets(p, "pscan::inclusive_scan_by_offsets_into", true, offsets_first,
+                        offsets_last, values, out);
+}
+
+template <class P, class OffIt, class InIt, class OutIt, class Init>
+void exact_algorithm(const policy_base<P>& p,
+                     pscan::detail::algorithm::exclusive_scan_by_offsets_into,
+                     OffIt offsets_first, OffIt offsets_last, InIt values, OutIt out,
+                     const Init& init) {
+  exact_scan_by_offsets(p, "pscan::exclusive_scan_by_offsets_into", false, offsets_first,
+                        offsets_last, values, out, init);
 }
 
 }  // namespace pscan::cuda_common

@@ -11,6 +11,8 @@
 
 #include <pscan/detail/exact_window.hpp>
 
+#include <pscan/future_value.hpp>
+
 #include <cstdint>
 
 namespace pscan::cuda_common {
@@ -32,9 +34,24 @@ struct accumulator {
   unsigned int done;               // blocks finished
 };
 
-template <class Archs, class T, class InIt, class Sink>
+// The kernel's init: an exact sum made on the host from a value, or a future_value of T, read
+// by the last block.
+template <class Init>
+struct exact_init_traits {
+  using value_type = typename Init::value_type;
+};
+template <class T>
+__device__ exact_sum<T> exact_init_sum(const exact_sum<T>& init) {
+  return init;
+}
+template <class T>
+__device__ exact_sum<T> exact_init_sum(const future_value<T>& init) {
+  return exact_sum<T>::of(static_cast<const T&>(init));
+}
+
+template <class Archs, class T, class InIt, class Init, class Sink>
 __global__ void __launch_bounds__(threads)
-    exact_reduce_kernel(InIt first, std::int64_t n, exact_sum<T> init, accumulator<T>* total,
+    exact_reduce_kernel(InIt first, std::int64_t n, Init init, accumulator<T>* total,
                         Sink result) {
   using block_sum = block_exact_sum<T, threads>;
   constexpr int chunks = block_sum::chunks;
@@ -82,7 +99,8 @@ __global__ void __launch_bounds__(threads)
   if (threadIdx.x < 4) storage.specials[threadIdx.x] = atomicExch(&total->specials[threadIdx.x], 0);
   __syncthreads();
   if (threadIdx.x == 0) {
-    result.publish(init + exact_sum<T>::of_chunks(storage.chunk, block_sum::specials(storage)));
+    result.publish(exact_init_sum(init) +
+                   exact_sum<T>::of_chunks(storage.chunk, block_sum::specials(storage)));
   }
 }
 

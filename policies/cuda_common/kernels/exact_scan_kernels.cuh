@@ -5,12 +5,15 @@
 // tile_outputs_kernel (each tile's outputs from its exact prefix).
 
 #include <pscan/policies/cuda_common/block/block_exact_sum.cuh>
+#include <pscan/policies/cuda_common/block/block_scan.cuh>
+#include <pscan/policies/cuda_common/tile/tile_heads.cuh>
 #include <pscan/policies/cuda_common/launch.cuh>
 #include <pscan/policies/cuda_common/tuning.cuh>
 
 #include <pscan/detail/exact.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace pscan::cuda_common {
 
@@ -26,25 +29,58 @@ inline constexpr int threads = exact_scan_tuning::threads;
 inline constexpr int items = exact_scan_tuning::items;
 inline constexpr int tile_items = exact_scan_tuning::tile_items;
 
-// The table's columns: the chunks, then the special counts.
+// The table's columns: the chunks, then the special counts; the segmented scans add one more,
+// not scanned: whether the tile holds a segment's start (its row then sums from its last one).
 template <class T>
 inline constexpr int columns = exact_window<T>::chunk_count + 4;
 
-template <class Archs, class T, class InIt>
+// The head source of the plain scans: no segments. The segmented scans take those of
+// pscan/detail/segmented_generic.hpp.
+struct no_heads {};
+template <class Heads>
+inline constexpr bool segmented_v = !std::is_same_v<Heads, no_heads>;
+
+// The items of this thread that are valid: the tile's from threadIdx.x * items, count of them.
+__device__ __forceinline__ int own_count(int count) {
+  return max(0, min(items, count - static_cast<int>(threadIdx.x) * items));
+}
+
+// Bit k: whether tile item threadIdx.x * items + k starts a segment. Every thread calls it.
+template <class Heads>
+__device__ __forceinline__ std::uint32_t own_heads(const Heads& heads, std::int64_t tile_start,
+                                                   int count) {
+  if constexpr (segmented_v<Heads>) {
+    return thread_heads<items, threads>(heads, tile_start + std::int64_t{threadIdx.x} * items,
+                                        own_count(count));
+  } else {
+    return 0u;
+  }
+}
+
+template <class Archs, class T, class InIt, class Heads>
 __global__ void __launch_bounds__(threads)
-    tile_sums_kernel(InIt first, std::int64_t n, std::int64_t tiles, std::int64_t* table) {
+    tile_sums_kernel(InIt first, std::int64_t n, std::int64_t tiles, Heads heads,
+                     std::int64_t* table) {
   using block_sum = block_exact_sum<T, threads>;
   const std::int64_t tile = grid_block_index();
   if (tile >= tiles) return;
+  const std::int64_t start = tile * tile_items;
+  const int count = n - start < tile_items ? static_cast<int>(n - start) : tile_items;
   __shared__ typename block_sum::storage storage;
-  block_sum::start(storage);
+  __shared__ int last_head;  // the tile's last segment start, -1 for none
+  if (threadIdx.x == 0) last_head = -1;
+  block_sum::start(storage);  // its barrier publishes last_head too
+  const std::uint32_t bits = own_heads(heads, start, count);
+  if (bits != 0) atomicMax(&last_head, static_cast<int>(threadIdx.x) * items + 31 - __clz(bits));
+  if constexpr (segmented_v<Heads>) __syncthreads();
+  const int from = last_head < 0 ? 0 : last_head;
   auto spill = block_sum::spill_of(storage);
   auto window = exact_window<T>::empty();
   T v[items];
 #pragma unroll
   for (int j = 0; j < items; ++j) {
-    const std::int64_t i = tile * tile_items + j * threads + threadIdx.x;
-    v[j] = i < n ? static_cast<T>(first[i]) : T(-0.0);  // -0: the terms' identity
+    const int i = j * threads + threadIdx.x;
+    v[j] = i < count && i >= from ? static_cast<T>(first[start + i]) : T(-0.0);  // -0: identity
   }
 #pragma unroll
   for (int j = 0; j < items; ++j) window.add(v[j], spill);
@@ -54,45 +90,53 @@ __global__ void __launch_bounds__(threads)
     table[(block_sum::chunks + threadIdx.x) * tiles + tile] =
         static_cast<std::int64_t>(storage.specials[threadIdx.x]);
   }
+  if (segmented_v<Heads> && threadIdx.x == 0) table[columns<T> * tiles + tile] = last_head >= 0;
 }
 
-// Block c: column c's exclusive prefix sums, in place, `run` consecutive entries a thread a step.
+// Part of a column: its entries' sum from its last reset (a tile holding a segment start), and
+// whether it has one. Combining is the segmented sum's operator.
+struct column_part {
+  std::int64_t sum;
+  int reset;
+};
+struct column_op {
+  __device__ column_part operator()(const column_part& a, const column_part& b) const {
+    return {b.reset ? b.sum : a.sum + b.sum, a.reset | b.reset};
+  }
+};
+
+// Block c: column c's exclusive prefix sums, in place, `run` consecutive entries a thread a step;
+// with `resets` (the segmented scans' last column), each from the last tile before it that holds
+// a segment start.
 template <class Archs>
-__global__ void __launch_bounds__(threads) column_scans_kernel(std::int64_t* table,
-                                                               std::int64_t tiles) {
+__global__ void __launch_bounds__(threads)
+    column_scans_kernel(std::int64_t* table, std::int64_t tiles, const std::int64_t* resets) {
   constexpr int run = 16;
-  __shared__ std::int64_t warp_totals[threads / 32];
+  using scan = block_scan<column_part, threads>;
+  __shared__ typename scan::storage storage;
   std::int64_t* const column = table + blockIdx.x * tiles;
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  std::int64_t carry = 0;
+  const column_op op;
+  column_part carry{0, 0};
   for (std::int64_t start = 0; start < tiles; start += std::int64_t{threads} * run) {
     const std::int64_t mine = start + std::int64_t{threadIdx.x} * run;
-    std::int64_t v[run], own = 0;
+    column_part part[run], own{0, 0};
 #pragma unroll
     for (int j = 0; j < run; ++j) {
-      v[j] = mine + j < tiles ? column[mine + j] : 0;
-      own += v[j];
+      const bool valid = mine + j < tiles;
+      part[j] = {valid ? column[mine + j] : 0, valid && resets != nullptr && resets[mine + j]};
+      own = op(own, part[j]);
     }
-    std::int64_t inclusive = own;
-#pragma unroll
-    for (int offset = 1; offset < 32; offset *= 2) {
-      const std::int64_t other = __shfl_up_sync(0xffffffffu, inclusive, offset);
-      if (lane >= offset) inclusive += other;
-    }
-    if (lane == 31) warp_totals[warp] = inclusive;
-    __syncthreads();
-    std::int64_t before = carry + inclusive - own, step_total = 0;
-    for (int w = 0; w < threads / 32; ++w) {
-      before += w < warp ? warp_totals[w] : 0;
-      step_total += warp_totals[w];
-    }
+    column_part step_total;
+    bool has_prefix;
+    const column_part within = scan::exclusive(own, op, storage, step_total, has_prefix);
+    column_part before = has_prefix ? op(carry, within) : carry;
 #pragma unroll
     for (int j = 0; j < run; ++j) {
-      if (mine + j < tiles) column[mine + j] = before;
-      before += v[j];
+      if (mine + j < tiles) column[mine + j] = before.sum;
+      before = op(before, part[j]);
     }
-    carry += step_total;
-    __syncthreads();  // warp_totals is rewritten by the next step
+    carry = op(carry, step_total);
+    __syncthreads();  // the scan's storage is reused by the next step
   }
 }
 
@@ -100,26 +144,45 @@ __global__ void __launch_bounds__(threads) column_scans_kernel(std::int64_t* tab
 // consecutive values (at 17 t) fall in different banks from its neighbours'.
 __device__ __forceinline__ int padded(int i) { return i + i / items; }
 
-template <class Archs, class T, class InIt, class OutIt>
+// Part of a tile in exact_prefix_window's units: the scaled sum of its values from its last
+// segment start, their terms that are not -0, and whether it holds a start. Combining is the
+// segmented sum's operator.
+struct window_part {
+  __int128 l;
+  std::int64_t not_negative_zero;
+  int head;
+};
+struct window_op {
+  __device__ window_part operator()(const window_part& a, const window_part& b) const {
+    if (b.head) return b;
+    return {a.l + b.l, a.not_negative_zero + b.not_negative_zero, a.head};
+  }
+};
+
+// init: a value of T, or a deferred one (a future_value), read here.
+template <class Archs, class T, class InIt, class Init, class Heads, class OutIt>
 __global__ void __launch_bounds__(threads)
     tile_outputs_kernel(InIt first, std::int64_t n, std::int64_t tiles,
-                        const std::int64_t* table, exact_sum<T> init, bool inclusive, OutIt out) {
+                        const std::int64_t* table, Init init, bool inclusive, Heads heads,
+                        OutIt out) {
   constexpr int chunks = exact_window<T>::chunk_count;
-  constexpr int warps = threads / 32;
   using term = exact_term<T>;
+  using scan = block_scan<window_part, threads>;
   const std::int64_t tile = grid_block_index();
   if (tile >= tiles) return;
   __shared__ T values[tile_items + tile_items / items];
   __shared__ std::int64_t row[columns<T>];
-  __shared__ exact_sum<T> prefix;
+  __shared__ exact_sum<T> prefix;  // before the tile's first value: init and the carried sum
+  __shared__ exact_sum<T> start;   // before a segment that starts in the tile: init
   __shared__ int lowest, highest, special;  // the tile's exact_extent
   __shared__ bool in_window;
-  __shared__ unsigned long long warp_l[warps][2];
-  __shared__ std::int64_t warp_zeros[warps];
+  __shared__ std::uint32_t head_bits[threads];
+  __shared__ typename scan::storage storage;
 
-  const std::int64_t start = tile * tile_items;
+  const std::int64_t tile_start = tile * tile_items;
+  const int count = n - tile_start < tile_items ? static_cast<int>(n - tile_start) : tile_items;
   for (int i = threadIdx.x; i < tile_items; i += threads) {
-    values[padded(i)] = start + i < n ? static_cast<T>(first[start + i]) : T(-0.0);
+    values[padded(i)] = i < count ? static_cast<T>(first[tile_start + i]) : T(-0.0);
   }
   if (threadIdx.x < columns<T>) row[threadIdx.x] = table[threadIdx.x * tiles + tile];
   if (threadIdx.x == 0) {
@@ -127,7 +190,10 @@ __global__ void __launch_bounds__(threads)
     lowest = none.lowest;
     highest = none.highest;
     special = 0;
+    start = exact_sum<T>::of(static_cast<const T&>(init));
   }
+  const std::uint32_t bits = own_heads(heads, tile_start, count);
+  head_bits[threadIdx.x] = bits;
   __syncthreads();
 
   exact_extent<T> own_extent;
@@ -140,64 +206,53 @@ __global__ void __launch_bounds__(threads)
   if (threadIdx.x == 0) {
     const pscan::detail::exact_specials specials{row[chunks], row[chunks + 1], row[chunks + 2],
                                                  row[chunks + 3]};
-    prefix = init + exact_sum<T>::of_chunks(row, specials);
+    prefix = start + exact_sum<T>::of_chunks(row, specials);
   }
   __syncthreads();
   exact_extent<T> extent;
   extent.lowest = lowest;
   extent.highest = highest;
   extent.special = special != 0;
-  if (threadIdx.x == 0) in_window = exact_prefix_window<T>::applies(prefix, extent);
+  if (threadIdx.x == 0) {
+    // A segment that starts in the tile starts from init alone.
+    in_window = exact_prefix_window<T>::applies(prefix, extent) &&
+                (!segmented_v<Heads> || exact_prefix_window<T>::applies(start, extent));
+  }
   __syncthreads();
 
-  const std::int64_t count = n - start < tile_items ? n - start : tile_items;
   if (in_window) {
-    const exact_prefix_window<T> window(prefix, extent);
-    __int128 own = 0;
-    std::int64_t own_zeros = 0;  // terms that are not -0
+    // Both windows share the tile's base, so a running sum l is in the units of either.
+    const exact_prefix_window<T> carried(prefix, extent), started(start, extent);
+    window_part own{0, 0, 0};
     for (int j = 0; j < items; ++j) {
       const term t = term::of(values[padded(threadIdx.x * items + j)]);
-      own += window.scaled(t);
-      own_zeros += t.specials.not_negative_zero;
+      if ((bits >> j) & 1u) own = {0, 0, 1};
+      own.l += carried.scaled(t);
+      own.not_negative_zero += t.specials.not_negative_zero;
     }
-    // The block's exclusive scan of (own, own_zeros).
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    __int128 l = own;
-    std::int64_t zeros = own_zeros;
-    for (int offset = 1; offset < 32; offset *= 2) {
-      const auto bits = static_cast<unsigned __int128>(l);
-      const unsigned long long low =
-          __shfl_up_sync(0xffffffffu, static_cast<unsigned long long>(bits), offset);
-      const unsigned long long high =
-          __shfl_up_sync(0xffffffffu, static_cast<unsigned long long>(bits >> 64), offset);
-      const std::int64_t other_zeros = __shfl_up_sync(0xffffffffu, zeros, offset);
-      if (lane >= offset) {
-        l += static_cast<__int128>(static_cast<unsigned __int128>(high) << 64 | low);
-        zeros += other_zeros;
-      }
-    }
-    if (lane == 31) {
-      warp_l[warp][0] = static_cast<unsigned long long>(static_cast<unsigned __int128>(l));
-      warp_l[warp][1] = static_cast<unsigned long long>(static_cast<unsigned __int128>(l) >> 64);
-      warp_zeros[warp] = zeros;
-    }
-    __syncthreads();
-    l -= own;
-    zeros += prefix.specials.not_negative_zero - own_zeros;
-    for (int w = 0; w < warp; ++w) {
-      l += static_cast<__int128>(static_cast<unsigned __int128>(warp_l[w][1]) << 64 | warp_l[w][0]);
-      zeros += warp_zeros[w];
-    }
+    window_part total;
+    bool has_prefix;
+    const window_part within = scan::exclusive(own, window_op{}, storage, total, has_prefix);
+    // The running sum from the start of this thread's segment, and whether that is in the tile.
+    bool from_init = segmented_v<Heads> && has_prefix && within.head;
+    __int128 l = has_prefix ? within.l : 0;
+    std::int64_t zeros = (has_prefix ? within.not_negative_zero : 0) +
+                         (from_init ? start : prefix).specials.not_negative_zero;
     for (int j = 0; j < items; ++j) {
       T& slot = values[padded(threadIdx.x * items + j)];
       const term t = term::of(slot);
+      if (segmented_v<Heads> && ((bits >> j) & 1u)) {
+        from_init = true;
+        l = 0;
+        zeros = start.specials.not_negative_zero;
+      }
       if (inclusive) {
-        l += window.scaled(t);
+        l += carried.scaled(t);
         zeros += t.specials.not_negative_zero;
       }
-      const T r = window.rounded(l, zeros);
+      const T r = (from_init ? started : carried).rounded(l, zeros);
       if (!inclusive) {
-        l += window.scaled(t);
+        l += carried.scaled(t);
         zeros += t.specials.not_negative_zero;
       }
       slot = r;
@@ -205,6 +260,7 @@ __global__ void __launch_bounds__(threads)
   } else if (threadIdx.x == 0) {
     exact_sum<T> sum = prefix;
     for (int i = 0; i < count; ++i) {
+      if ((head_bits[i / items] >> (i % items)) & 1u) sum = start;
       const T x = values[padded(i)];
       if (inclusive) sum.add(x);
       values[padded(i)] = sum.rounded();
@@ -212,7 +268,17 @@ __global__ void __launch_bounds__(threads)
     }
   }
   __syncthreads();
-  for (int i = threadIdx.x; i < count; i += threads) out[start + i] = values[padded(i)];
+  for (int i = threadIdx.x; i < count; i += threads) out[tile_start + i] = values[padded(i)];
+}
+
+// segmented_reduce's empty segments: init, as T (the others are written by tile_outputs_kernel).
+template <class Archs, class T, class OffIt, class Init, class OutIt>
+__global__ void __launch_bounds__(threads)
+    empty_segments_kernel(OffIt offsets, std::int64_t segments, Init init, OutIt out) {
+  for (std::int64_t s = grid_block_index() * threads + threadIdx.x; s < segments;
+       s += std::int64_t{gridDim.x} * threads) {
+    if (offsets[s] == offsets[s + 1]) out[s] = static_cast<const T&>(init);
+  }
 }
 
 }  // namespace exact_scan_impl
