@@ -132,6 +132,52 @@ TEST_CASE_TEMPLATE_DEFINE("reduce_into gives reduce's bits", F, same_bits_case) 
   }
 }
 
+namespace conformance {
+namespace {
+
+// exclusive_scan, reduce_into and exclusive_scan_by_key of `input` (segments: `keys`) from an
+// init in device memory, on a stream of their own, captured once as one graph; run(value)
+// replays it from that init.
+template <class F, class T, class Op>
+struct init_graph {
+  using policy_type = decltype(F::policy().on(std::declval<cudaStream_t>()));
+  owned_stream stream;
+  device_buffer<T> in, scanned, by_key, result, init;
+  device_buffer<std::int32_t> keys_in;
+  policy_type p;
+  bool loaded;  // the input and keys copied before the capture begins
+  captured_graph graph;
+
+  init_graph(const std::vector<T>& input, const std::vector<std::int32_t>& keys, Op op)
+      : in(input.size()),
+        scanned(input.size()),
+        by_key(input.size()),
+        result(1),
+        init(1),
+        keys_in(keys.size()),
+        p(F::policy().on(stream.get())),
+        loaded((copy_to_device(in.begin(), input, stream.get()),
+                copy_to_device(keys_in.begin(), keys, stream.get()), true)),
+        graph(stream.get(), [&] {
+          const auto future = pscan::future_value(init.begin());
+          pscan::exclusive_scan(p, in.begin(), in.end(), scanned.begin(), future, op);
+          pscan::reduce_into(p, in.begin(), in.end(), result.begin(), future, op);
+          pscan::exclusive_scan_by_key(p, keys_in.begin(), keys_in.end(), in.begin(),
+                                       by_key.begin(), future, op);
+        }) {}
+
+  void run(const T& value) {
+    copy_to_device(init.begin(), std::vector<T>{value}, stream.get());
+    graph.launch(stream.get());
+  }
+  std::vector<T> host(device_buffer<T>& b, std::size_t size) {
+    return copy_to_host(b.begin(), size, stream.get());
+  }
+};
+
+}  // namespace
+}  // namespace conformance
+
 // One graph, captured once, reads the init where it lies each time it runs.
 TEST_CASE_TEMPLATE_DEFINE("a captured graph reads the init's current value", F, graph_init_case) {
   using namespace conformance;
@@ -142,32 +188,16 @@ TEST_CASE_TEMPLATE_DEFINE("a captured graph reads the init's current value", F, 
   const std::int64_t n = capped((1 << 20) + 3);
   const auto input = make_values<K>(random, n);
   const auto keys = make_keys(random, n, 64);
-  owned_stream stream;
-  device_buffer<T> in(input.size()), scanned(input.size()), by_key(input.size()), result(1),
-      init(1);
-  device_buffer<std::int32_t> keys_in(keys.size());
-  copy_to_device(in.begin(), input, stream.get());
-  copy_to_device(keys_in.begin(), keys, stream.get());
-  const auto p = F::policy().on(stream.get());
-  const auto future = pscan::future_value(init.begin());
-  const captured_graph graph(stream.get(), [&] {
-    pscan::exclusive_scan(p, in.begin(), in.end(), scanned.begin(), future, op);
-    pscan::reduce_into(p, in.begin(), in.end(), result.begin(), future, op);
-    pscan::exclusive_scan_by_key(p, keys_in.begin(), keys_in.end(), in.begin(), by_key.begin(),
-                                 future, op);
-  });
+  init_graph<F, T, K::op_type> g(input, keys, op);
   for (int replay = 0; replay < 2; ++replay) {
     INFO("replay ", replay);
     const T value = K::make(random);
-    copy_to_device(init.begin(), std::vector<T>{value}, stream.get());
-    graph.launch(stream.get());
-    check_equal(expected_exclusive_scan(input, value, op),
-                copy_to_host(scanned.begin(), input.size(), stream.get()));
-    check_equal(std::vector{expected_reduce(input, value, op)},
-                copy_to_host(result.begin(), 1, stream.get()));
+    g.run(value);
+    check_equal(expected_exclusive_scan(input, value, op), g.host(g.scanned, input.size()));
+    check_equal(std::vector{expected_reduce(input, value, op)}, g.host(g.result, 1));
     check_equal(expected_segmented_exclusive_scan(
                     input, heads_from_keys(keys, pscan::equal_to<>{}), value, op),
-                copy_to_host(by_key.begin(), input.size(), stream.get()));
+                g.host(g.by_key, input.size()));
   }
 }
 
@@ -291,35 +321,21 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: a captured graph reads the init's current
   const std::int64_t n = capped((1 << 20) + 3);
   const auto input = exact_values<T>(random, n, exact_family::cancelling);
   const auto keys = make_keys(random, n, 64);
-  owned_stream stream;
-  device_buffer<T> in(input.size()), scanned(input.size()), by_key(input.size()), result(1),
-      init(1), expected(input.size());
-  device_buffer<std::int32_t> keys_in(keys.size());
-  copy_to_device(in.begin(), input, stream.get());
-  copy_to_device(keys_in.begin(), keys, stream.get());
-  const auto p = F::policy().on(stream.get());
-  const auto future = pscan::future_value(init.begin());
-  const captured_graph graph(stream.get(), [&] {
-    pscan::exclusive_scan(p, in.begin(), in.end(), scanned.begin(), future, op);
-    pscan::reduce_into(p, in.begin(), in.end(), result.begin(), future, op);
-    pscan::exclusive_scan_by_key(p, keys_in.begin(), keys_in.end(), in.begin(), by_key.begin(),
-                                 future, op);
-  });
+  init_graph<F, T, pscan::exact_plus<>> g(input, keys, op);
+  device_buffer<T> expected(input.size());
+  const auto bits = [&](device_buffer<T>& b, std::size_t size) { return as_bits(g.host(b, size)); };
   for (int replay = 0; replay < 2; ++replay) {
     INFO("replay ", replay);
     const T value = any_finite<T>(random);
-    copy_to_device(init.begin(), std::vector<T>{value}, stream.get());
-    graph.launch(stream.get());
-    const auto got = [&](device_buffer<T>& b, std::size_t size) {
-      return as_bits(copy_to_host(b.begin(), size, stream.get()));
-    };
-    pscan::exclusive_scan(p, in.begin(), in.end(), expected.begin(), value, op);
-    check_equal(got(expected, input.size()), got(scanned, input.size()));
-    pscan::reduce_into(p, in.begin(), in.end(), expected.begin(), value, op);
-    check_equal(got(expected, 1), got(result, 1));
-    pscan::exclusive_scan_by_key(p, keys_in.begin(), keys_in.end(), in.begin(), expected.begin(),
-                                 value, op);
-    check_equal(got(expected, input.size()), got(by_key, input.size()));
+    g.run(value);
+    // The same calls given the value, outside the graph.
+    pscan::exclusive_scan(g.p, g.in.begin(), g.in.end(), expected.begin(), value, op);
+    check_equal(bits(expected, input.size()), bits(g.scanned, input.size()));
+    pscan::reduce_into(g.p, g.in.begin(), g.in.end(), expected.begin(), value, op);
+    check_equal(bits(expected, 1), bits(g.result, 1));
+    pscan::exclusive_scan_by_key(g.p, g.keys_in.begin(), g.keys_in.end(), g.in.begin(),
+                                 expected.begin(), value, op);
+    check_equal(bits(expected, input.size()), bits(g.by_key, input.size()));
   }
 }
 
