@@ -81,17 +81,8 @@ struct segment_sums_output {
     __device__ const slot& operator=(const T& sum) const {
       // k: the first offset past base + i, so i is in segment k - 1 (not empty), which it ends
       // where offsets[k] is base + i + 1.
-      const std::int64_t at = heads.base + i;
-      std::int64_t low = 1, high = heads.count - 1;
-      while (low < high) {
-        const std::int64_t mid = low + (high - low) / 2;
-        if (static_cast<std::int64_t>(heads.offsets[mid]) <= at) {
-          low = mid + 1;
-        } else {
-          high = mid;
-        }
-      }
-      if (static_cast<std::int64_t>(heads.offsets[low]) == at + 1) out[low - 1] = sum;
+      const std::int64_t k = heads.first_at_or_after(i + 1);
+      if (static_cast<std::int64_t>(heads.offsets[k]) == heads.base + i + 1) out[k - 1] = sum;
       return *this;
     }
   };
