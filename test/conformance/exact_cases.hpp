@@ -141,7 +141,7 @@ std::vector<exact_bits<T>> as_bits(const std::vector<T>& values) {
 }
 
 // The families of inputs, each hard for naive summation in its own way.
-enum class exact_family { wide, cancelling, ties, extremes, specials, zeros, clustered };
+enum class exact_family { wide, cancelling, ties, extremes, specials, zeros, clustered, mirrored };
 inline constexpr exact_family all_exact_families[] = {
     exact_family::wide,     exact_family::cancelling, exact_family::ties,
     exact_family::extremes, exact_family::specials,   exact_family::zeros,
@@ -155,6 +155,7 @@ inline const char* name_of(exact_family f) {
     case exact_family::specials: return "specials";
     case exact_family::zeros: return "zeros";
     case exact_family::clustered: return "clustered";
+    case exact_family::mirrored: return "mirrored";
   }
   return "?";
 }
@@ -224,6 +225,19 @@ std::vector<T> exact_values(random_source& random, std::int64_t n, exact_family 
             (random.one_in(2) ? T(1) : T(-1));
         if (random.one_in(64)) x = std::ldexp(x, -int(random.between(30, 90)));
         if (random.one_in(97)) x = T(-0.0);
+        break;
+      case exact_family::mirrored:  // full fractions over hundreds of binades, then each negated,
+                                    // in reverse: the sum is the odd last term, so every lower
+                                    // bit of every partial sum counts
+        if (i < v.size() / 2 || (v.size() % 2 == 1 && i + 1 == v.size())) {
+          const int spread = sizeof(T) == 4 ? 100 : 400;
+          x = std::ldexp(T(random.between(std::int64_t{1} << (digits - 1),
+                                          (std::int64_t{1} << digits) - 1)),
+                         int(random.between(-spread, spread)) - digits) *
+              (random.one_in(2) ? T(1) : T(-1));
+        } else {
+          x = -v[v.size() / 2 * 2 - 1 - i];
+        }
         break;
     }
   }
@@ -394,7 +408,9 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: scans", F, exact_scan_case) {
   many(double{});
 }
 
-// The reductions, also over 2^16 + 1 values (many blocks of every policy's) of two families.
+// The reductions, also over 2^16 + 1 values (many blocks of every policy's) of three families,
+// and over the mirrored family at every size: its sums need every bit of every partial sum, and
+// from -0 no init hides a lost one.
 TEST_CASE_TEMPLATE_DEFINE("exact_plus: reductions", F, exact_reduction_case) {
   using namespace conformance;
   CONFORMANCE_SEEDED_RANDOM(random);
@@ -407,6 +423,10 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: reductions", F, exact_reduction_case) {
     const T total = exact_sum_reference(values, 0, values.size(), &init);
     check_equal(as_bits(std::vector{total}),
                 as_bits(std::vector{pscan::reduce(p, in.begin(), in.end(), init, op)}));
+    // From -0, which no sum notices: an init that dwarfs the terms would hide their low bits.
+    const T from_zero = T(-0.0);
+    check_equal(as_bits(std::vector{exact_sum_reference(values, 0, values.size(), &from_zero)}),
+                as_bits(std::vector{pscan::reduce(p, in.begin(), in.end(), from_zero, op)}));
     auto result = F::upload(std::vector<T>{T(7)});
     pscan::reduce_into(p, in.begin(), in.end(), result.begin(), init, op);
     check_equal(as_bits(std::vector{total}), as_bits(F::download(result)));
@@ -417,11 +437,17 @@ TEST_CASE_TEMPLATE_DEFINE("exact_plus: reductions", F, exact_reduction_case) {
                                                             exact_negate{})}));
   };
   for_each_exact_input(random, body);
-  for (const exact_family family : {exact_family::wide, exact_family::cancelling}) {
+  for (const exact_family family :
+       {exact_family::wide, exact_family::cancelling, exact_family::mirrored}) {
     INFO("values: ", name_of(family), ", n = 2^16 + 1");
     const std::int64_t n = capped((std::int64_t{1} << 16) + 1);
     body(random, exact_values<float>(random, n, family), n);
     body(random, exact_values<double>(random, n, family), n);
+  }
+  for (const std::int64_t n : exact_sizes(exact_family::mirrored)) {
+    INFO("values: mirrored, n = ", n);
+    body(random, exact_values<float>(random, n, exact_family::mirrored), n);
+    body(random, exact_values<double>(random, n, exact_family::mirrored), n);
   }
 }
 

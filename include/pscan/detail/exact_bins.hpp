@@ -122,14 +122,14 @@ class exact_bins {
       for (int j = 0; j < width; ++j) total[b] += sum[b][j];  // whole in the bin's unit: exact
       if (total[b] != total[b]) return false;  // a NaN among the terms (its max ignored it)
     }
-    for (int b = 0; b < bins; ++b) add_double(total[b], window, spill);
+    for (int b = 0; b < bins; ++b) exact_window<T>::add_exact_double(total[b], spill);
     bool remainder = false;
     for (int j = 0; j < width; ++j) remainder = remainder || left[j] != 0;
     if (remainder) {  // terms with bits below the last bin: what is left of each, one by one
       for (int k = 0; k < count; ++k) {
         double x = static_cast<double>(static_cast<T>(first[k]));
         for (int b = 0; b < bins; ++b) x -= (sigma[b][0] + x) - sigma[b][0];
-        if (x != 0) add_double(x, window, spill);
+        exact_window<T>::add_exact_double(x, spill);
       }
     }
     window.count_not_negative_zero(kept);
@@ -190,20 +190,6 @@ class exact_bins {
     double x;
     std::memcpy(&x, &bits, sizeof x);
     return x;
-  }
-
-  // An exact double whose bits are whole in T's exact unit, as terms of T (float: up to three).
-  template <class Spill>
-  static void add_double(double x, exact_window<T>& window, Spill& spill) {
-    if constexpr (sizeof(T) == 8) {
-      if (x != 0) window.add_uncounted(x, spill);
-    } else {
-      for (int part = 0; part < 3 && x != 0; ++part) {
-        const auto f = static_cast<float>(x);  // x - f is exact: f is x's top 24 bits, rounded
-        window.add_uncounted(f, spill);
-        x -= static_cast<double>(f);
-      }
-    }
   }
 };
 

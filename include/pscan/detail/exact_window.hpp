@@ -54,6 +54,23 @@ class exact_window {
     add_term<false>(x, spill);
   }
 
+  // Adds a double whose bits are whole in T's exact unit and below T's largest finite value,
+  // its sign of zero uncounted (as add_uncounted()), straight into the chunks: a float sum held
+  // in a double goes in whole. Integer operations only, so that no flush of subnormals to zero
+  // (fast math) can touch it.
+  template <class Spill>
+  PSCAN_HOST_DEVICE static void add_exact_double(double x, Spill& spill) {
+    const exact_term<double> t = exact_term<double>::of(x);
+    constexpr int offset = exact_format<double>::min_exponent - exact_format<T>::min_exponent;
+    int position = t.position + offset;
+    std::uint64_t m = t.m;
+    if (position < 0) {  // bits below T's unit: zeros, as x is whole in it
+      m >>= -position;
+      position = 0;
+    }
+    spill_term(m, position, t.negative, spill);
+  }
+
   // Counts terms that are not -0, added by add_uncounted().
   PSCAN_HOST_DEVICE void count_not_negative_zero(std::int64_t terms) {
     specials_.not_negative_zero += terms;
@@ -106,13 +123,8 @@ class exact_window {
     specials_.plus_infinity += t.specials.plus_infinity;
     specials_.minus_infinity += t.specials.minus_infinity;
     if (t.m == 0) return;
-    if (t.position < chunk_bits * base_) {  // below: straight into the chunks, at most 3
-      const unsigned __int128 v = static_cast<unsigned __int128>(t.m)
-                                  << (t.position % chunk_bits);
-      for (int k = 0; k < 3; ++k) {
-        const auto piece = static_cast<std::int64_t>(static_cast<std::uint32_t>(v >> (32 * k)));
-        if (piece != 0) spill(t.position / chunk_bits + k, t.negative ? -piece : piece);
-      }
+    if (t.position < chunk_bits * base_) {  // below: straight into the chunks
+      spill_term(t.m, t.position, t.negative, spill);
       return;
     }
     flush(spill);
@@ -120,6 +132,17 @@ class exact_window {
     const unsigned __int128 v = static_cast<unsigned __int128>(t.m)
                                 << (t.position - chunk_bits * base_);
     sum_ = t.negative ? -static_cast<__int128>(v) : static_cast<__int128>(v);
+  }
+
+  // (-1)^negative * m * 2^position units (m < 2^54) into the chunks: at most 3 pieces.
+  template <class Spill>
+  PSCAN_HOST_DEVICE static void spill_term(std::uint64_t m, int position, bool negative,
+                                           Spill& spill) {
+    const unsigned __int128 v = static_cast<unsigned __int128>(m) << (position % chunk_bits);
+    for (int k = 0; k < 3; ++k) {
+      const auto piece = static_cast<std::int64_t>(static_cast<std::uint32_t>(v >> (32 * k)));
+      if (piece != 0) spill(position / chunk_bits + k, negative ? -piece : piece);
+    }
   }
 
   __int128 sum_ = 0;  // in units of 2^(32 base_) of exact_sum's
