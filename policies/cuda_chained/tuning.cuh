@@ -37,6 +37,10 @@ struct tuning {
   // the head bits and pairs cost registers the plain scan does not spend; 4 blocks an SM keeps
   // scans by key of float at 0.83 of a copy on an H100 where 6 give 0.75 (docs/algorithms.md).
   static constexpr int segmented_min_blocks_per_sm = 4;
+  // Scans by offsets over at most a tile a block: stretches in shares of two warps' part of a
+  // tile at least (on an H200 one warp's share a block took 8.8-10.0 us at 2^14 int32, two
+  // 7.7-9.4, four 7.3-9.2 but 1 us more at 2^18).
+  static constexpr int offsets_share_warps = 2;
   // reduce_by_key: a tile's keys, values and 2-byte run table entries wait in shared memory, at
   // most run_thread_bytes a thread: 16 int32 pairs a thread (41 KiB a tile, 5 blocks an SM),
   // 16 int32 keys and 8-byte values (57 KiB, dynamic shared memory, 3 blocks an SM: a quarter

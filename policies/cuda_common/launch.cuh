@@ -1,8 +1,9 @@
 #pragma once
 // Grids for any number of blocks: CUDA limits gridDim.x to 2^31 - 1, so larger launches use a
-// second dimension and kernels read their block's 64-bit index with grid_block_index(). And the
-// grid of a reduction over block shares.
+// second dimension and kernels read their block's 64-bit index with grid_block_index()
+// (grid/grid_block_index.cuh). And the grid of a reduction over block shares.
 
+#include <pscan/policies/cuda_common/tuning.cuh>
 #include <pscan/policies/cuda_common/utility.cuh>
 #include <pscan/runtime/device_info.cuh>
 
@@ -31,28 +32,19 @@ inline dim3 grid_for(std::int64_t blocks) {
   return dim3(static_cast<unsigned>(ceil_div(blocks, y)), static_cast<unsigned>(y));
 }
 
-__device__ __forceinline__ std::int64_t grid_block_index() {
-  return static_cast<std::int64_t>(blockIdx.y) * gridDim.x + blockIdx.x;
-}
-
 // Blocks of a Range::reduce_block_share grid (Range a block_range_reduce) of `kernel` over n
-// elements. Up to single_block_steps block steps (Range::warps x Range::warp_items each), one:
-// the caller runs kernels/single_block_reduce_kernel.cuh instead (on H100 one block over 2 and 4
-// steps took 5.2 and 6.0 us, 2 and 4 blocks and a last one combining them 6.8 and 6.5 us).
-// Beyond, eight waves (the GPU's resident blocks, eight times), so that the block scheduler
-// evens out the tail (on H100 at 2^24-2^28, 0.7 % faster than one wave), but no more than one
+// elements: one up to share_grid_tuning::single_block_steps block steps (Range::warps x
+// Range::warp_items each; the caller then runs kernels/single_block_reduce_kernel.cuh instead),
+// beyond that share_grid_tuning::waves times the GPU's resident blocks, but no more than one
 // block a step, so that no warp's share is empty.
-inline constexpr std::int64_t single_block_steps = 4;
-
 template <class Range>
 std::int64_t share_blocks(const void* kernel, std::int64_t n) {
   constexpr std::int64_t step = std::int64_t{Range::warp_items} * Range::warps;
-  if (n <= single_block_steps * step) return 1;
-  constexpr std::int64_t waves = 8;
+  if (n <= share_grid_tuning::single_block_steps * step) return 1;
   const std::int64_t resident =
       std::int64_t{runtime::current_device_info().sm_count} *
       std::max(1, runtime::max_active_blocks_per_sm(kernel, Range::block_threads));
-  return std::min(waves * resident, ceil_div(n, step));
+  return std::min(share_grid_tuning::waves * resident, ceil_div(n, step));
 }
 
 }  // namespace pscan::cuda_common

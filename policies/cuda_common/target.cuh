@@ -14,6 +14,7 @@
 // built for sm_90) apart, where one symbol for both would run one unit's code for the other's
 // launch.
 
+#include <pscan/policies/cuda_common/kernels/target_probe_kernel.cuh>
 #include <pscan/runtime/target.cuh>
 
 namespace pscan::cuda_common {
@@ -67,10 +68,6 @@ constexpr int min_blocks_hint(int blocks, [[maybe_unused]] int threads) {
   return blocks;
 #endif
 }
-
-// Never launched: its module's PTX version says what the device runs of this translation unit.
-template <class Archs>
-__global__ void target_probe_kernel() {}
 
 // The target of the code the current device runs of a translation unit built for Archs.
 template <int... Archs>

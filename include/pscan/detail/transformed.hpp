@@ -32,13 +32,24 @@ inline constexpr bool is_transform_input_v = false;
 template <class A, class InIt, class F>
 inline constexpr bool is_transform_input_v<index_iterator<transformed<A, InIt, F>>> = true;
 
-// Whether It reads f(p[i]) as T from a raw pointer p to trivially copyable values of T's size.
+// Whether It reads f(p[i]) as T from a raw pointer p to trivially copyable values of T's size;
+// then where its elements lie, and an element from the value there.
 template <class It, class T>
 struct transformed_pointer : std::false_type {};
 template <class T, class U, class F>
 struct transformed_pointer<index_iterator<transformed<T, U*, F>>, T>
     : std::bool_constant<sizeof(U) == sizeof(T) && std::is_trivially_copyable_v<U>> {
   using source_type = std::remove_cv_t<U>;
+  using iterator = index_iterator<transformed<T, U*, F>>;
+  // The value that element 0 of `it` is made from.
+  PSCAN_HOST_DEVICE static const source_type* memory(const iterator& it) {
+    return it.function().first + it.position();
+  }
+  // An element of `it` from its value `raw`.
+  PSCAN_CALLS_WHAT_IT_IS_GIVEN
+  PSCAN_HOST_DEVICE static T item(const iterator& it, const source_type& raw) {
+    return static_cast<T>(it.function().f(raw));
+  }
 };
 template <class It, class T>
 inline constexpr bool is_transformed_pointer_v = transformed_pointer<It, T>::value;

@@ -183,17 +183,17 @@ __global__ void __launch_bounds__(
   const cuda_common::segmented_input<InIt, pscan::detail::offset_heads<OffIt>, Init> in{
       values + first, heads, init};
   if (tiles <= blocks) {
-    // Stretches of at most a tile, as many as blocks, in shares of two warps' of a tile at
-    // least (fewer stretches for fewer elements: on an H200 one warp's share a block took
-    // 8.8-10.0 us at 2^14 int32, two 7.7-9.4, four 7.3-9.2 but 1 us more at 2^18). Every
-    // block checks an equal share of the offsets by index, those without a stretch too, so
-    // that the scanning ones check little.
+    // Stretches of at most a tile, as many as blocks, in shares of offsets_share_warps warps'
+    // part of a tile at least (fewer stretches for fewer elements). Every block checks an
+    // equal share of the offsets by index, those without a stretch too, so that the scanning
+    // ones check little.
     const std::int64_t from = count * k / blocks;
     const std::int64_t to = count * (k + 1) / blocks;
     if (__syncthreads_or(offsets_decrease<block::threads>(offsets, from, to))) {
       cuda_common::report_first_bad_offset<block::threads>(offsets, from, to, report);
     }
-    constexpr std::int64_t share = std::int64_t{2} * cuda_common::warp_threads * cfg::scan_items;
+    constexpr std::int64_t share =
+        std::int64_t{cfg::offsets_share_warps} * cuda_common::warp_threads * cfg::scan_items;
     const std::int64_t piece =
         max(share, cuda_common::ceil_div(cuda_common::ceil_div(n, blocks), share) * share);
     const std::int64_t pieces = cuda_common::ceil_div(n, piece);  // none for no elements

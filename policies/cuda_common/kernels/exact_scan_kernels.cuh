@@ -6,8 +6,8 @@
 
 #include <pscan/policies/cuda_common/block/block_exact_sum.cuh>
 #include <pscan/policies/cuda_common/block/block_scan.cuh>
+#include <pscan/policies/cuda_common/grid/grid_block_index.cuh>
 #include <pscan/policies/cuda_common/tile/tile_heads.cuh>
-#include <pscan/policies/cuda_common/launch.cuh>
 #include <pscan/policies/cuda_common/tuning.cuh>
 
 #include <pscan/detail/exact.hpp>

@@ -10,7 +10,6 @@
 #include <pscan/policies/cuda_common/block/block_scan.cuh>
 #include <pscan/policies/cuda_common/grid/last_block.cuh>
 #include <pscan/policies/cuda_common/kernels/check_offsets_kernel.cuh>
-#include <pscan/policies/cuda_common/launch.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
 #include <pscan/policies/cuda_common/tile/merge_path.cuh>
 #include <pscan/policies/cuda_common/tile/segmented_reduce_tile.cuh>

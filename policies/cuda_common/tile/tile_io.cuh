@@ -57,14 +57,13 @@ struct unit_source<It, T, std::enable_if_t<is_pointer_to_v<It, T>>> {
 };
 template <class It, class T>
 struct unit_source<It, T, std::enable_if_t<pscan::detail::is_transformed_pointer_v<It, T>>> {
+  using pointer = pscan::detail::transformed_pointer<It, T>;
   static constexpr bool available = true;
   static constexpr bool transforms = true;
-  using raw_type = typename pscan::detail::transformed_pointer<It, T>::source_type;
-  __device__ static const raw_type* memory(const It& first) {
-    return first.function().first + first.position();
-  }
+  using raw_type = typename pointer::source_type;
+  __device__ static const raw_type* memory(const It& first) { return pointer::memory(first); }
   __device__ static T item(const It& first, const raw_type& raw) {
-    return static_cast<T>(first.function().f(raw));
+    return pointer::item(first, raw);
   }
 };
 

@@ -5,7 +5,7 @@
 #include <pscan/policies/cuda_multipass/tuning.cuh>
 
 #include <pscan/policies/cuda_common/block/block_range_reduce.cuh>
-#include <pscan/policies/cuda_common/launch.cuh>
+#include <pscan/policies/cuda_common/grid/grid_block_index.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
 #include <pscan/policies/cuda_common/tile/reduce_by_key_tile.cuh>
 #include <pscan/policies/cuda_common/tile/segmented_tile_scan.cuh>
