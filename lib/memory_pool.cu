@@ -1,11 +1,11 @@
 // Temporary device memory: the caller's resource, or one cudaMemPool_t per device whose release
 // threshold keeps freed memory in the pool, so steady-state calls reuse it without
 // cudaMalloc/cudaFree and without synchronising the device. The pool also serves the tile-state
-// cache (tile_state_cache.cu); release_device_pool and limit_device_pool control it.
+// cache (scratch_cache.cu); release_device_pool and limit_device_pool control it.
 
 #include <pscan/runtime/check.cuh>
 #include <pscan/runtime/memory_pool.cuh>
-#include <pscan/runtime/tile_state_cache.cuh>
+#include <pscan/runtime/scratch_cache.cuh>
 
 #include <cstdint>
 #include <mutex>
@@ -67,7 +67,7 @@ std::size_t device_pool_reserved_bytes() {
 }
 
 void release_device_pool() {
-  drop_cached_tile_states();  // synchronises the device: every free queued so far has completed
+  drop_cached_scratch();  // synchronises the device: every free queued so far has completed
   if (const cudaMemPool_t pool = device_pool(false); pool != nullptr) {
     PSCAN_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
   }

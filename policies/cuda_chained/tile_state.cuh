@@ -10,7 +10,7 @@
 // so equal tags mean the chunks come from one publication (a prefix overwriting an aggregate shows
 // mixed tags: not yet). Values thus travel with their tags: one L2 round trip per poll, no fences,
 // for any size.
-// Tags are epoch << 1 | is_prefix: epochs are 31-bit (runtime::max_tile_state_epoch) and never
+// Tags are epoch << 1 | is_prefix: epochs are 31-bit (runtime::max_scratch_epoch) and never
 // 0, which is what a cleared buffer holds.
 
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>

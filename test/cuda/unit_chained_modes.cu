@@ -12,7 +12,7 @@
 #include "unit_support.cuh"
 
 #include <pscan/policies/cuda_chained/scan.cuh>
-#include <pscan/runtime/tile_state_cache.cuh>
+#include <pscan/runtime/scratch_cache.cuh>
 
 #include <pscan/detail/segmented_generic.hpp>
 
@@ -264,7 +264,7 @@ TEST_CASE("a scan captured into a graph is right on every replay") {
 
 TEST_CASE("tile-state cache: epochs advance, streams, layouts and concurrent calls get their own "
           "zeroed buffers") {
-  using pscan::runtime::lease_tile_state;
+  using pscan::runtime::lease_scratch;
   cudaStream_t a = nullptr, b = nullptr;
   PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
   PSCAN_CUDA_CHECK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
@@ -273,29 +273,29 @@ TEST_CASE("tile-state cache: epochs advance, streams, layouts and concurrent cal
     std::uint32_t first_epoch = 0;
     std::size_t first_bytes = 0;
     {
-      const auto first = lease_tile_state(a, 1000, 1);
+      const auto first = lease_scratch(a, 1000, 1);
       first_data = first.data();
       first_epoch = first.epoch();
       first_bytes = first.bytes();
       CHECK(first_bytes >= 1000);
       // While a call holds its buffer, another call on the same stream gets another one.
-      const auto concurrent = lease_tile_state(a, 1000, 1);
+      const auto concurrent = lease_scratch(a, 1000, 1);
       CHECK(concurrent.data() != first_data);
-      CHECK(lease_tile_state(b, 1000, 1).data() != first_data);
-      CHECK(lease_tile_state(a, 1000, 2).data() != first_data);
+      CHECK(lease_scratch(b, 1000, 1).data() != first_data);
+      CHECK(lease_scratch(a, 1000, 2).data() != first_data);
     }
     // Given back, a buffer serves the stream's next call with the next epoch.
-    const auto again = lease_tile_state(a, 1000, 1);
-    const auto other = lease_tile_state(a, 1000, 1);
+    const auto again = lease_scratch(a, 1000, 1);
+    const auto other = lease_scratch(a, 1000, 1);
     CHECK((again.data() == first_data || other.data() == first_data));
     const auto& reused = again.data() == first_data ? again : other;
     CHECK(reused.epoch() == first_epoch + 1);
   }
   {
     // Growing replaces a buffer with a zeroed one.
-    const auto small = lease_tile_state(a, 1000, 1);
+    const auto small = lease_scratch(a, 1000, 1);
     const std::size_t small_bytes = small.bytes();
-    const auto grown = lease_tile_state(a, small_bytes * 4, 1);
+    const auto grown = lease_scratch(a, small_bytes * 4, 1);
     CHECK(grown.bytes() >= small_bytes * 4);
     std::vector<unsigned char> bytes(grown.bytes(), 1);
     PSCAN_CUDA_CHECK(

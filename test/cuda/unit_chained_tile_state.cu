@@ -166,7 +166,7 @@ TEST_CASE_TEMPLATE("tile state: values come back with their status, only in thei
     statuses[i] = static_cast<tile_status>(i % 3);  // empty, aggregate, prefix
   }
   const std::uint32_t epoch =
-      pscan::runtime::max_tile_state_epoch;  // the largest tag must work
+      pscan::runtime::max_scratch_epoch;  // the largest tag must work
   SUBCASE("a cleared buffer is empty") {
     for (auto s : poll(buffer, 1, count).first) CHECK(s == tile_status::empty);
   }

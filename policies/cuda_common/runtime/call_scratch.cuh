@@ -10,7 +10,7 @@
 #include <pscan/policies/cuda_common/policy.cuh>
 #include <pscan/policies/cuda_common/runtime/temporary.cuh>
 #include <pscan/runtime/check.cuh>
-#include <pscan/runtime/tile_state_cache.cuh>
+#include <pscan/runtime/scratch_cache.cuh>
 
 #include <cuda_runtime.h>
 
@@ -32,11 +32,11 @@ inline constexpr int untagged_layout = 0;
 class call_scratch {
  public:
   // At least `bytes` (the head included) for entries laid out as `layout` (see
-  // lease_tile_state).
+  // lease_scratch).
   template <class Derived>
   call_scratch(const policy_base<Derived>& p, std::size_t bytes, int layout) {
     if (p.resource == nullptr && !runtime::is_capturing(p.stream)) {
-      lease_ = runtime::lease_tile_state(explicit_stream(p.stream), bytes, layout);
+      lease_ = runtime::lease_scratch(explicit_stream(p.stream), bytes, layout);
       data_ = lease_.data();
       epoch_ = lease_.epoch();
       return;
@@ -67,7 +67,7 @@ class call_scratch {
 
  private:
   static constexpr std::size_t alignment = 256;
-  runtime::tile_state_lease lease_;
+  runtime::scratch_lease lease_;
   std::optional<temporary_buffer<unsigned char>> fresh_;
   void* data_ = nullptr;
   std::uint32_t epoch_ = 0;

@@ -15,7 +15,7 @@ namespace pscan::runtime {
 
 // Returns the current device's idle pool memory to the system: the memory pscan keeps cached
 // for the temporaries of calls without a resource, and the scratch buffers it keeps per stream
-// (runtime/tile_state_cache.cuh; dropped: a call in progress on another thread keeps its own
+// (runtime/scratch_cache.cuh; dropped: a call in progress on another thread keeps its own
 // until it has been enqueued). Waits for the device first (cudaDeviceSynchronize), so that the
 // memory of work already queued is released too; not while a stream of the device is capturing a
 // graph. Later calls allocate again as they need. Throws pscan::cuda_error.

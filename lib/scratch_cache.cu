@@ -1,4 +1,4 @@
-// The per-(device, stream, layout) tile-state buffers of pscan/runtime/tile_state_cache.cuh: the
+// The per-(device, stream, layout) call scratch buffers of pscan/runtime/scratch_cache.cuh: the
 // idle ones in a list per key; a call holds its buffer outside the list until its lease ends.
 // One host thread calling on a stream reuses one buffer; each thread enqueueing on it at the same
 // time holds another.
@@ -10,7 +10,7 @@
 
 #include <pscan/runtime/check.cuh>
 #include <pscan/runtime/memory_pool.cuh>
-#include <pscan/runtime/tile_state_cache.cuh>
+#include <pscan/runtime/scratch_cache.cuh>
 
 #include <cstddef>
 #include <algorithm>
@@ -114,7 +114,7 @@ cached_buffer allocate_cleared(cudaStream_t stream, std::size_t bytes) {
 
 }  // namespace
 
-tile_state_lease lease_tile_state(cudaStream_t stream, std::size_t bytes, int layout) {
+scratch_lease lease_scratch(cudaStream_t stream, std::size_t bytes, int layout) {
   stream_key key{};
   key.layout = layout;
   PSCAN_CUDA_CHECK(cudaGetDevice(&key.device));
@@ -137,15 +137,15 @@ tile_state_lease lease_tile_state(cudaStream_t stream, std::size_t bytes, int la
   }
   if (buffer.bytes < bytes) {
     buffer = allocate_cleared(stream, grown_size(bytes));
-  } else if (buffer.epoch == max_tile_state_epoch) {
+  } else if (buffer.epoch == max_scratch_epoch) {
     PSCAN_CUDA_CHECK(cudaMemsetAsync(buffer.data, 0, buffer.bytes, stream));
     buffer.epoch = 0;
   }
   ++buffer.epoch;
-  return tile_state_lease(home, std::move(buffer.block), buffer.data, buffer.bytes, buffer.epoch);
+  return scratch_lease(home, std::move(buffer.block), buffer.data, buffer.bytes, buffer.epoch);
 }
 
-void tile_state_lease::give_back() noexcept {
+void scratch_lease::give_back() noexcept {
   if (home_ == nullptr) return;
   std::shared_ptr<device_block> block = std::static_pointer_cast<device_block>(std::move(block_));
   {
@@ -161,7 +161,7 @@ void tile_state_lease::give_back() noexcept {
   home_.reset();
 }  // a block left unlisted (dropped) goes here, outside the lock: freed on its stream
 
-void drop_cached_tile_states() {
+void drop_cached_scratch() {
   int device = 0;
   PSCAN_CUDA_CHECK(cudaGetDevice(&device));
   // First a wait that may fail (a stream capturing a graph, an earlier error) before anything

@@ -19,10 +19,10 @@
 
 namespace pscan::runtime {
 
-// Epochs go from 1 to max_tile_state_epoch (31 bits, so a tag (epoch, flag) fits in 32 bits).
-inline constexpr std::uint32_t max_tile_state_epoch = 0x7fffffffu;
+// Epochs go from 1 to max_scratch_epoch (31 bits, so a tag (epoch, flag) fits in 32 bits).
+inline constexpr std::uint32_t max_scratch_epoch = 0x7fffffffu;
 
-struct stream_buffers;  // lib/tile_state_cache.cu
+struct stream_buffers;  // lib/scratch_cache.cu
 
 // One call's buffer of its stream's, held by the call alone from the lease until this object is
 // destroyed, which must come after the call's last launch is enqueued: a call on the same stream
@@ -33,29 +33,29 @@ struct stream_buffers;  // lib/tile_state_cache.cu
 // (kernels return the counters they use to 0). If release_device_pool drops the stream's buffers
 // meanwhile, this one's memory is freed on its stream, after the work queued there, once the
 // lease ends.
-class tile_state_lease {
+class scratch_lease {
  public:
-  tile_state_lease() = default;
-  tile_state_lease(tile_state_lease&& other) noexcept { swap(other); }
-  tile_state_lease& operator=(tile_state_lease&& other) noexcept {
-    tile_state_lease(std::move(other)).swap(*this);
+  scratch_lease() = default;
+  scratch_lease(scratch_lease&& other) noexcept { swap(other); }
+  scratch_lease& operator=(scratch_lease&& other) noexcept {
+    scratch_lease(std::move(other)).swap(*this);
     return *this;
   }
-  tile_state_lease(const tile_state_lease&) = delete;
-  tile_state_lease& operator=(const tile_state_lease&) = delete;
-  ~tile_state_lease() { give_back(); }
+  scratch_lease(const scratch_lease&) = delete;
+  scratch_lease& operator=(const scratch_lease&) = delete;
+  ~scratch_lease() { give_back(); }
 
   void* data() const { return data_; }
   std::size_t bytes() const { return bytes_; }
   std::uint32_t epoch() const { return epoch_; }
 
  private:
-  friend tile_state_lease lease_tile_state(cudaStream_t stream, std::size_t bytes, int layout);
-  tile_state_lease(std::shared_ptr<stream_buffers> home, std::shared_ptr<void> block, void* data,
+  friend scratch_lease lease_scratch(cudaStream_t stream, std::size_t bytes, int layout);
+  scratch_lease(std::shared_ptr<stream_buffers> home, std::shared_ptr<void> block, void* data,
                    std::size_t bytes, std::uint32_t epoch)
       : home_(std::move(home)), block_(std::move(block)), data_(data), bytes_(bytes),
         epoch_(epoch) {}
-  void swap(tile_state_lease& other) noexcept {
+  void swap(scratch_lease& other) noexcept {
     std::swap(home_, other.home_);
     std::swap(block_, other.block_);
     std::swap(data_, other.data_);
@@ -74,11 +74,11 @@ class tile_state_lease {
 // A buffer of the current device's `stream` for `layout` that no other call holds: an idle one
 // of at least `bytes`, or a new one (stream-ordered allocation, cleared with cudaMemsetAsync).
 // Thread-safe. Throws pscan::cuda_error.
-tile_state_lease lease_tile_state(cudaStream_t stream, std::size_t bytes, int layout);
+scratch_lease lease_scratch(cudaStream_t stream, std::size_t bytes, int layout);
 
 // Drops the current device's buffers (release_device_pool calls it): those no call holds are
 // freed once the device has finished its work (it synchronises the device), the others when their
 // call lets go. Throws pscan::cuda_error.
-void drop_cached_tile_states();
+void drop_cached_scratch();
 
 }  // namespace pscan::runtime
