@@ -102,7 +102,7 @@ TEST_CASE("cuda_multipass takes temporaries from the policy's resource") {
   // Several tiles on any target (the tiles are the same on all of them), more than the
   // single-block reduce takes, so that the scan and the reduce both need temporaries.
   const long long n =
-      (pscan::cuda_common::single_block_steps + 1) *
+      (pscan::cuda_common::share_grid_tuning::single_block_steps + 1) *
           pscan::cuda_multipass_backend::tuning<span8,
                                                 pscan::cuda_common::target::sm90>::tile_items +
       5;
