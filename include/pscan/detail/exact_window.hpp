@@ -61,6 +61,7 @@ class exact_window {
   template <class Spill>
   PSCAN_HOST_DEVICE static void add_exact_double(double x, Spill& spill) {
     const exact_term<double> t = exact_term<double>::of(x);
+    if (t.m == 0) return;  // a zero: its position is no bit's
     constexpr int offset = exact_format<double>::min_exponent - exact_format<T>::min_exponent;
     int position = t.position + offset;
     std::uint64_t m = t.m;
