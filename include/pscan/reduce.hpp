@@ -19,7 +19,7 @@ struct reduce_call {
   const P& policy;
   template <class Op, class In, class Init>
   decltype(auto) operator()(Op op, In in, In in_last, const Init& init) const {
-    return adl_reduce::call(policy, in, in_last, init, op);
+    return algorithm::reduce::call(policy, in, in_last, init, op);
   }
 };
 template <class P>
@@ -27,30 +27,24 @@ struct reduce_into_call {
   const P& policy;
   template <class Op, class In, class Out, class Init>
   void operator()(Op op, In in, In in_last, Out result, const Init& init) const {
-    adl_reduce_into::call(policy, in, in_last, result, init, op);
+    algorithm::reduce_into::call(policy, in, in_last, result, init, op);
   }
 };
 
-// What reduce does around its backend call: over a single-process policy, the checks of first,
-// last and a future_value init under `name`, and init itself for n == 0 (a collective policy
-// checks on every rank itself). `in` is first itself, or first seen through a transform
-// (transform.hpp).
+// What reduce does around its backend call: the checks of first, last and a future_value init
+// under `name`, and init itself for n == 0 on a single-process policy. `in` is first itself, or
+// first seen through a transform (transform.hpp).
 template <class P, class InIt, class T, class In, class Op>
 init_value_t<T> reduce_entry(const P& policy, const char* name, InIt first, InIt last,
                              const T& init, In in, Op op) {
-  using A = init_value_t<T>;
-  const reduce_call<P> call{policy};
-  if constexpr (is_collective_policy_v<P>) {
-    return backend_call<A>(policy, algorithm::reduce{}, op, call, in, in + (last - first), init);
-  } else {
-    const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last));
-    check_init(policy, name, init, true);
-    // A future_value is read on the device: the backend returns it for n == 0 too.
-    if constexpr (!is_deferred_init_v<T>) {
-      if (n == 0) return init;
-    }
-    return backend_call<A>(policy, algorithm::reduce{}, op, call, in, in + n, init);
+  const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last));
+  check_init(policy, name, init, true);
+  // A future_value is read on the device: the backend returns it for n == 0 too.
+  if constexpr (!is_deferred_init_v<T>) {
+    if (nothing_to_do(policy, n)) return init;
   }
+  return backend_call<init_value_t<T>>(policy, algorithm::reduce{}, op, reduce_call<P>{policy}, in,
+                                       in + n, init);
 }
 
 // A static_assert has said why a call is refused; this only gives its entry a return statement.
@@ -82,11 +76,9 @@ struct reduce_into_fn {
     const profile_range range("pscan::reduce_into");
     constexpr const char* name = "pscan::reduce_into";
     if constexpr (accepts_init<P, Op, T>()) {
-      if constexpr (!is_collective_policy_v<P>) {
-        checked_range(policy, name, arg("first", first), arg("last", last));
-        check_argument(policy, name, "result", result, 1);
-        check_init(policy, name, init, true);
-      }
+      checked_range(policy, name, arg("first", first), arg("last", last));
+      check_argument(policy, name, "result", result, 1);
+      check_init(policy, name, init, true);
       backend_call<init_value_t<T>>(policy, algorithm::reduce_into{}, op,
                                     reduce_into_call<P>{policy}, first, last, result, init);
     }

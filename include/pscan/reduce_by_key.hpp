@@ -48,25 +48,19 @@ struct reduce_by_key_fn {
     if constexpr (!accepts_runs<P, KeyEq, value_type_t<KeyIt>, Op, A>()) {
       return {keys_out, values_out};  // a static_assert has said why
     } else {
-      std::int64_t n = 0;
+      const std::int64_t n = checked_runs(policy, "pscan::reduce_by_key", keys_first, keys_last,
+                                          values, keys_out, values_out);
       const auto call = [&](auto op, KeyIt keys_first, KeyIt keys_last, KeyEq eq, KeyOut keys_out,
                             auto in, auto to) {
-        using In = decltype(in);
-        using To = decltype(to);
-        if constexpr (is_collective_policy_v<P> ||
-                      adl_reduce_by_key::available<std::decay_t<P>, KeyIt, KeyIt, In, KeyOut, To,
-                                                   KeyEq, decltype(op)>) {
-          return adl_reduce_by_key::call(policy, keys_first, keys_last, in, keys_out, to, eq, op);
-        } else {
+        const auto by_scan = [&](KeyIt keys, KeyIt, auto in, KeyOut keys_out, auto to, KeyEq eq,
+                                 auto op) {
           std::int64_t runs = 0;  // a host policy writes the count here
-          if (n > 0) reduce_runs(policy, keys_first, n, in, keys_out, to, &runs, eq, op);
-          return std::pair<KeyOut, To>{keys_out + runs, to + runs};
-        }
+          if (n > 0) reduce_runs(policy, keys, n, in, keys_out, to, &runs, eq, op);
+          return std::pair<KeyOut, decltype(to)>{keys_out + runs, to + runs};
+        };
+        return own_or<algorithm::reduce_by_key>(policy, by_scan, keys_first, keys_last, in,
+                                                keys_out, to, eq, op);
       };
-      if constexpr (!is_collective_policy_v<P>) {
-        n = checked_runs(policy, "pscan::reduce_by_key", keys_first, keys_last, values, keys_out,
-                         values_out);
-      }
       return backend_call<A>(policy, algorithm::reduce_by_key{}, op, call, keys_first, keys_last,
                              eq, keys_out, values, values_out);
     }
@@ -80,7 +74,7 @@ void reduce_runs_into(const P& policy, KeyIt keys_first, std::int64_t n, InIt va
                       KeyOut keys_out, ValOut values_out, RunsOut runs_out, KeyEq eq, Op op) {
   if (n == 0) {
     // No runs: 0 written where the policy writes (reduce_into of nothing gives its init).
-    adl_reduce_into::call(policy, keys_first, keys_first, runs_out, std::int64_t{0}, plus<>{});
+    algorithm::reduce_into::call(policy, keys_first, keys_first, runs_out, std::int64_t{0}, plus<>{});
   } else {
     reduce_runs(policy, keys_first, n, values, keys_out, values_out, runs_out, eq, op);
   }
@@ -96,24 +90,18 @@ struct reduce_by_key_into_fn {
     constexpr const char* name = "pscan::reduce_by_key_into";
     using A = value_type_t<InIt>;
     if constexpr (accepts_runs<P, KeyEq, value_type_t<KeyIt>, Op, A>()) {
-      std::int64_t n = 0;
+      const std::int64_t n =
+          checked_runs(policy, name, keys_first, keys_last, values, keys_out, values_out);
+      check_argument(policy, name, "runs_out", runs_out, 1);
       const auto call = [&](auto op, KeyIt keys_first, KeyIt keys_last, KeyEq eq, KeyOut keys_out,
                             RunsOut runs_out, auto in, auto to) {
-        using In = decltype(in);
-        using To = decltype(to);
-        if constexpr (is_collective_policy_v<P> ||
-                      adl_reduce_by_key_into::available<std::decay_t<P>, KeyIt, KeyIt, In, KeyOut,
-                                                        To, RunsOut, KeyEq, decltype(op)>) {
-          adl_reduce_by_key_into::call(policy, keys_first, keys_last, in, keys_out, to, runs_out,
-                                       eq, op);
-        } else {
-          reduce_runs_into(policy, keys_first, n, in, keys_out, to, runs_out, eq, op);
-        }
+        const auto by_scan = [&](KeyIt keys, KeyIt, auto in, KeyOut keys_out, auto to,
+                                 RunsOut runs_out, KeyEq eq, auto op) {
+          reduce_runs_into(policy, keys, n, in, keys_out, to, runs_out, eq, op);
+        };
+        own_or<algorithm::reduce_by_key_into>(policy, by_scan, keys_first, keys_last, in, keys_out,
+                                              to, runs_out, eq, op);
       };
-      if constexpr (!is_collective_policy_v<P>) {
-        n = checked_runs(policy, name, keys_first, keys_last, values, keys_out, values_out);
-        check_argument(policy, name, "runs_out", runs_out, 1);
-      }
       backend_call<A>(policy, algorithm::reduce_by_key_into{}, op, call, keys_first, keys_last, eq,
                       keys_out, runs_out, values, values_out);
     }

@@ -20,7 +20,7 @@ struct inclusive_scan_call {
   const P& policy;
   template <class Op, class In, class Out, class... Init>
   decltype(auto) operator()(Op op, In in, In in_last, Out out, const Init&... init) const {
-    return adl_inclusive_scan::call(policy, in, in_last, out, op, init...);
+    return algorithm::inclusive_scan::call(policy, in, in_last, out, op, init...);
   }
 };
 template <class P>
@@ -28,28 +28,24 @@ struct exclusive_scan_call {
   const P& policy;
   template <class Op, class In, class Out, class Init>
   decltype(auto) operator()(Op op, In in, In in_last, Out out, const Init& init) const {
-    return adl_exclusive_scan::call(policy, in, in_last, out, init, op);
+    return algorithm::exclusive_scan::call(policy, in, in_last, out, init, op);
   }
 };
 
 // What every scan entry does around its backend call (backend_call over the accumulator type A,
-// under `tag`): over a single-process policy, the checks of first, last, out and a future_value
-// init under `name`, and no call for n == 0 (a collective policy checks its arguments on every
-// rank itself). `in` is first itself, or first seen through a transform (transform.hpp). Returns
-// out + n.
+// under `tag`): the checks of first, last, out and a future_value init under `name`, and no call
+// for n == 0 on a single-process policy. `in` is first itself, or first seen through a transform
+// (transform.hpp). Returns out + n.
 template <class A, class Tag, class P, class InIt, class OutIt, class In, class Op, class Call,
           class... Init>
 OutIt scan_entry(const P& policy, const char* name, InIt first, InIt last, OutIt out, In in,
                  Op op, const Call& call, const Init&... init) {
-  if constexpr (is_collective_policy_v<P>) {
-    return backend_call<A>(policy, Tag{}, op, call, in, in + (last - first), out, init...);
-  } else {
-    const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last),
-                                         arg("out", out));
-    (check_init(policy, name, init, n > 0), ...);
-    if (n > 0) backend_call<A>(policy, Tag{}, op, call, in, in + n, out, init...);
-    return out + n;
-  }
+  const std::int64_t n =
+      checked_range(policy, name, arg("first", first), arg("last", last), arg("out", out));
+  (check_init(policy, name, init, n > 0), ...);
+  if (nothing_to_do(policy, n)) return out;
+  return ends_at(policy, out + n,
+                 [&] { return backend_call<A>(policy, Tag{}, op, call, in, in + n, out, init...); });
 }
 
 struct inclusive_scan_fn {

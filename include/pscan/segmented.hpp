@@ -31,27 +31,17 @@ struct segmented_inclusive_scan_fn {
     if constexpr (!accepts<P, Op, A>()) {
       return out;  // a static_assert has said why
     } else {
+      const std::int64_t n =
+          checked_range(policy, "pscan::segmented_inclusive_scan", arg("first", first),
+                        arg("last", last), arg("head_flags", head_flags), arg("out", out));
+      if (nothing_to_do(policy, n)) return out;
       const auto call = [&](auto op, FlagIt flags, std::int64_t n, auto in, auto to) {
-        using In = decltype(in);
-        using To = decltype(to);
-        if constexpr (is_collective_policy_v<P>) {
-          return adl_segmented_inclusive_scan::call(policy, in, in + n, flags, to, op);
-        } else {
-          if constexpr (adl_segmented_inclusive_scan::available<std::decay_t<P>, In, In, FlagIt, To,
-                                                                decltype(op)>) {
-            adl_segmented_inclusive_scan::call(policy, in, in + n, flags, to, op);
-          } else {
-            inclusive_scan_by_heads(policy, in, flag_heads<FlagIt>{flags}, n, to, op);
-          }
-          return to + n;
-        }
+        const auto by_heads = [&](auto in, auto, FlagIt flags, auto to, auto op) {
+          inclusive_scan_by_heads(policy, in, flag_heads<FlagIt>{flags}, n, to, op);
+        };
+        return own_or_to<algorithm::segmented_inclusive_scan>(policy, to + n, by_heads, in,
+                                                              in + n, flags, to, op);
       };
-      std::int64_t n = last - first;
-      if constexpr (!is_collective_policy_v<P>) {
-        n = checked_range(policy, "pscan::segmented_inclusive_scan", arg("first", first),
-                          arg("last", last), arg("head_flags", head_flags), arg("out", out));
-        if (n == 0) return out;
-      }
       return backend_call<A>(policy, algorithm::segmented_inclusive_scan{}, op, call, head_flags,
                              n, first, out);
     }
@@ -67,29 +57,19 @@ struct segmented_exclusive_scan_fn {
     if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else {
+      const std::int64_t n = checked_range(policy, name, arg("first", first), arg("last", last),
+                                           arg("head_flags", head_flags), arg("out", out));
+      check_init(policy, name, init, n > 0);
+      if (nothing_to_do(policy, n)) return out;
       const auto call = [&](auto op, FlagIt flags, std::int64_t n, auto in, auto to,
                             const auto& init) {
-        using In = decltype(in);
-        using To = decltype(to);
-        if constexpr (is_collective_policy_v<P>) {
-          return adl_segmented_exclusive_scan::call(policy, in, in + n, flags, to, init, op);
-        } else {
-          if constexpr (adl_segmented_exclusive_scan::available<std::decay_t<P>, In, In, FlagIt, To,
-                                                                decltype(init), decltype(op)>) {
-            adl_segmented_exclusive_scan::call(policy, in, in + n, flags, to, init, op);
-          } else {
-            exclusive_scan_by_heads(policy, in, flag_heads<FlagIt>{flags}, n, to, init, op);
-          }
-          return to + n;
-        }
+        const auto by_heads = [&](auto in, auto, FlagIt flags, auto to, const auto& init,
+                                  auto op) {
+          exclusive_scan_by_heads(policy, in, flag_heads<FlagIt>{flags}, n, to, init, op);
+        };
+        return own_or_to<algorithm::segmented_exclusive_scan>(policy, to + n, by_heads, in,
+                                                              in + n, flags, to, init, op);
       };
-      std::int64_t n = last - first;
-      if constexpr (!is_collective_policy_v<P>) {
-        n = checked_range(policy, name, arg("first", first), arg("last", last),
-                          arg("head_flags", head_flags), arg("out", out));
-        check_init(policy, name, init, n > 0);
-        if (n == 0) return out;
-      }
       return backend_call<init_value_t<T>>(policy, algorithm::segmented_exclusive_scan{}, op, call,
                                            head_flags, n, first, out, init);
     }
@@ -106,30 +86,18 @@ struct inclusive_scan_by_key_fn {
     if constexpr (!(accepts<P, Op, A>() && accepts_keys<KeyEq, value_type_t<KeyIt>>())) {
       return out;  // a static_assert has said why
     } else {
+      const std::int64_t n =
+          checked_range(policy, "pscan::inclusive_scan_by_key", arg("keys_first", keys_first),
+                        arg("keys_last", keys_last), arg("values", values), arg("out", out));
+      if (nothing_to_do(policy, n)) return out;
       const auto call = [&](auto op, KeyIt keys_first, KeyIt keys_last, KeyEq eq, auto in,
                             auto to) {
-        using In = decltype(in);
-        using To = decltype(to);
-        if constexpr (is_collective_policy_v<P>) {
-          return adl_inclusive_scan_by_key::call(policy, keys_first, keys_last, in, to, op, eq);
-        } else {
-          if constexpr (adl_inclusive_scan_by_key::available<std::decay_t<P>, KeyIt, KeyIt, In, To,
-                                                             decltype(op), KeyEq>) {
-            adl_inclusive_scan_by_key::call(policy, keys_first, keys_last, in, to, op, eq);
-          } else {
-            inclusive_scan_by_heads(policy, in, key_heads<KeyIt, KeyEq>{keys_first, eq},
-                                    keys_last - keys_first, to, op);
-          }
-          return to + (keys_last - keys_first);
-        }
+        const auto by_heads = [&](KeyIt keys, KeyIt, auto in, auto to, auto op, KeyEq eq) {
+          inclusive_scan_by_heads(policy, in, key_heads<KeyIt, KeyEq>{keys, eq}, n, to, op);
+        };
+        return own_or_to<algorithm::inclusive_scan_by_key>(policy, to + n, by_heads, keys_first,
+                                                           keys_last, in, to, op, eq);
       };
-      if constexpr (!is_collective_policy_v<P>) {
-        const std::int64_t n = checked_range(policy, "pscan::inclusive_scan_by_key",
-                                             arg("keys_first", keys_first),
-                                             arg("keys_last", keys_last), arg("values", values),
-                                             arg("out", out));
-        if (n == 0) return out;
-      }
       return backend_call<A>(policy, algorithm::inclusive_scan_by_key{}, op, call, keys_first,
                              keys_last, eq, values, out);
     }
@@ -146,32 +114,20 @@ struct exclusive_scan_by_key_fn {
     if constexpr (!(accepts_init<P, Op, T>() && accepts_keys<KeyEq, value_type_t<KeyIt>>())) {
       return out;  // a static_assert has said why
     } else {
+      const std::int64_t n =
+          checked_range(policy, name, arg("keys_first", keys_first), arg("keys_last", keys_last),
+                        arg("values", values), arg("out", out));
+      check_init(policy, name, init, n > 0);
+      if (nothing_to_do(policy, n)) return out;
       const auto call = [&](auto op, KeyIt keys_first, KeyIt keys_last, KeyEq eq, auto in,
                             auto to, const auto& init) {
-        using In = decltype(in);
-        using To = decltype(to);
-        if constexpr (is_collective_policy_v<P>) {
-          return adl_exclusive_scan_by_key::call(policy, keys_first, keys_last, in, to, init, op,
-                                                 eq);
-        } else {
-          if constexpr (adl_exclusive_scan_by_key::available<std::decay_t<P>, KeyIt, KeyIt, In, To,
-                                                             decltype(init), decltype(op),
-                                                             KeyEq>) {
-            adl_exclusive_scan_by_key::call(policy, keys_first, keys_last, in, to, init, op, eq);
-          } else {
-            exclusive_scan_by_heads(policy, in, key_heads<KeyIt, KeyEq>{keys_first, eq},
-                                    keys_last - keys_first, to, init, op);
-          }
-          return to + (keys_last - keys_first);
-        }
+        const auto by_heads = [&](KeyIt keys, KeyIt, auto in, auto to, const auto& init, auto op,
+                                  KeyEq eq) {
+          exclusive_scan_by_heads(policy, in, key_heads<KeyIt, KeyEq>{keys, eq}, n, to, init, op);
+        };
+        return own_or_to<algorithm::exclusive_scan_by_key>(policy, to + n, by_heads, keys_first,
+                                                           keys_last, in, to, init, op, eq);
       };
-      if constexpr (!is_collective_policy_v<P>) {
-        const std::int64_t n =
-            checked_range(policy, name, arg("keys_first", keys_first),
-                          arg("keys_last", keys_last), arg("values", values), arg("out", out));
-        check_init(policy, name, init, n > 0);
-        if (n == 0) return out;
-      }
       return backend_call<init_value_t<T>>(policy, algorithm::exclusive_scan_by_key{}, op, call,
                                            keys_first, keys_last, eq, values, out, init);
     }
@@ -184,8 +140,8 @@ template <class P, class InIt, class OffIt, class OutIt>
 std::int64_t checked_segments(const P& policy, InIt values, OffIt offsets_first, OffIt offsets_last,
                               OutIt out) {
   constexpr const char* name = "pscan::segmented_reduce";
-  const std::int64_t offsets =
-      checked_distance(name, "offsets_first", "offsets_last", offsets_first, offsets_last);
+  const std::int64_t offsets = checked_distance(policy, name, "offsets_first", "offsets_last",
+                                                offsets_first, offsets_last);
   const std::int64_t segments = offsets > 0 ? offsets - 1 : 0;
   check_argument(policy, name, "offsets_first", offsets_first, offsets);
   check_argument(policy, name, "values", values, segments > 0 ? -1 : 0);
@@ -203,22 +159,17 @@ struct segmented_reduce_fn {
     if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else {
+      const std::int64_t segments =
+          checked_segments(policy, values, offsets_first, offsets_last, out);
+      check_init(policy, "pscan::segmented_reduce", init, segments > 0);
+      if (nothing_to_do(policy, segments)) return out;
       const auto call = [&](auto op, OffIt offsets_first, OffIt offsets_last, auto in, auto to,
                             const auto& init) {
-        return adl_segmented_reduce::call(policy, in, offsets_first, offsets_last, to, init, op);
+        return own_or_to<algorithm::segmented_reduce>(policy, to + segments, no_generic{}, in,
+                                                      offsets_first, offsets_last, to, init, op);
       };
-      if constexpr (!is_collective_policy_v<P>) {
-        const std::int64_t segments =
-            checked_segments(policy, values, offsets_first, offsets_last, out);
-        check_init(policy, "pscan::segmented_reduce", init, segments > 0);
-        if (segments == 0) return out;
-        backend_call<init_value_t<T>>(policy, algorithm::segmented_reduce{}, op, call,
-                                      offsets_first, offsets_last, values, out, init);
-        return out + segments;
-      } else {
-        return backend_call<init_value_t<T>>(policy, algorithm::segmented_reduce{}, op, call,
-                                             offsets_first, offsets_last, values, out, init);
-      }
+      return backend_call<init_value_t<T>>(policy, algorithm::segmented_reduce{}, op, call,
+                                           offsets_first, offsets_last, values, out, init);
     }
   }
 };
@@ -228,8 +179,8 @@ struct segmented_reduce_fn {
 template <class P, class InIt, class OffIt, class OutIt>
 std::int64_t checked_offsets_scan(const P& policy, const char* name, InIt values,
                                   OffIt offsets_first, OffIt offsets_last, OutIt out) {
-  const std::int64_t offsets =
-      checked_distance(name, "offsets_first", "offsets_last", offsets_first, offsets_last);
+  const std::int64_t offsets = checked_distance(policy, name, "offsets_first", "offsets_last",
+                                                offsets_first, offsets_last);
   const bool segments = offsets > 1;
   check_argument(policy, name, "offsets_first", offsets_first, offsets);
   check_argument(policy, name, "values", values, segments ? -1 : 0);
@@ -268,27 +219,21 @@ struct inclusive_scan_by_offsets_fn {
     if constexpr (!accepts<P, Op, value_type_t<InIt>>()) {
       return out;  // a static_assert has said why
     } else {
-      std::int64_t count = 0;
+      const std::int64_t count =
+          checked_offsets_scan(policy, name, values, offsets_first, offsets_last, out);
+      if (nothing_to_do(policy, count - 1)) return out;  // no segment
       const auto call = [&](auto op, OffIt offsets_first, OffIt offsets_last, auto in, auto to) {
-        using In = decltype(in);
-        using To = decltype(to);
-        if constexpr (is_collective_policy_v<P> ||
-                      adl_inclusive_scan_by_offsets::available<std::decay_t<P>, In, OffIt, OffIt,
-                                                               To, decltype(op)>) {
-          return adl_inclusive_scan_by_offsets::call(policy, in, offsets_first, offsets_last, to,
-                                                     op);
-        } else {
-          return scan_by_host_offsets(
-              name, in, offsets_first, count, to,
-              [&](In first, std::int64_t n, const unsigned char* flags, To at) {
-                segmented_inclusive_scan_fn{}(policy, first, first + n, flags, at, op);
-              });
-        }
+        const auto by_flags = [&](auto in, OffIt offsets, OffIt, auto to, auto op) {
+          return scan_by_host_offsets(name, in, offsets, count, to,
+                                      [&](auto first, std::int64_t n, const unsigned char* flags,
+                                          auto at) {
+                                        segmented_inclusive_scan_fn{}(policy, first, first + n,
+                                                                      flags, at, op);
+                                      });
+        };
+        return own_or<algorithm::inclusive_scan_by_offsets>(policy, by_flags, in, offsets_first,
+                                                            offsets_last, to, op);
       };
-      if constexpr (!is_collective_policy_v<P>) {
-        count = checked_offsets_scan(policy, name, values, offsets_first, offsets_last, out);
-        if (count < 2) return out;
-      }
       return backend_call<value_type_t<InIt>>(policy, algorithm::inclusive_scan_by_offsets{}, op,
                                               call, offsets_first, offsets_last, values, out);
     }
@@ -304,29 +249,24 @@ struct exclusive_scan_by_offsets_fn {
     if constexpr (!accepts_init<P, Op, T>()) {
       return out;  // a static_assert has said why
     } else {
-      std::int64_t count = 0;
+      const std::int64_t count =
+          checked_offsets_scan(policy, name, values, offsets_first, offsets_last, out);
+      check_init(policy, name, init, count > 1);
+      if (nothing_to_do(policy, count - 1)) return out;  // no segment
       const auto call = [&](auto op, OffIt offsets_first, OffIt offsets_last, auto in, auto to,
                             const auto& init) {
-        using In = decltype(in);
-        using To = decltype(to);
-        if constexpr (is_collective_policy_v<P> ||
-                      adl_exclusive_scan_by_offsets::available<std::decay_t<P>, In, OffIt, OffIt,
-                                                               To, decltype(init), decltype(op)>) {
-          return adl_exclusive_scan_by_offsets::call(policy, in, offsets_first, offsets_last, to,
-                                                     init, op);
-        } else {
-          return scan_by_host_offsets(
-              name, in, offsets_first, count, to,
-              [&](In first, std::int64_t n, const unsigned char* flags, To at) {
-                segmented_exclusive_scan_fn{}(policy, first, first + n, flags, at, init, op);
-              });
-        }
+        const auto by_flags = [&](auto in, OffIt offsets, OffIt, auto to, const auto& init,
+                                  auto op) {
+          return scan_by_host_offsets(name, in, offsets, count, to,
+                                      [&](auto first, std::int64_t n, const unsigned char* flags,
+                                          auto at) {
+                                        segmented_exclusive_scan_fn{}(policy, first, first + n,
+                                                                      flags, at, init, op);
+                                      });
+        };
+        return own_or<algorithm::exclusive_scan_by_offsets>(policy, by_flags, in, offsets_first,
+                                                            offsets_last, to, init, op);
       };
-      if constexpr (!is_collective_policy_v<P>) {
-        count = checked_offsets_scan(policy, name, values, offsets_first, offsets_last, out);
-        check_init(policy, name, init, count > 1);
-        if (count < 2) return out;
-      }
       return backend_call<init_value_t<T>>(policy, algorithm::exclusive_scan_by_offsets{}, op,
                                            call, offsets_first, offsets_last, values, out, init);
     }
@@ -341,8 +281,8 @@ struct inclusive_scan_by_offsets_into_fn {
   void operator()(P&& policy, InIt values, OffIt offsets_first, OffIt offsets_last, OutIt out,
                   Op op = {}) const {
     if constexpr (!is_collective_policy_v<P> &&
-                  adl_inclusive_scan_by_offsets_into::available<std::decay_t<P>, InIt, OffIt,
-                                                                OffIt, OutIt, Op>) {
+                  algorithm::inclusive_scan_by_offsets_into::available<std::decay_t<P>, InIt,
+                                                                      OffIt, OffIt, OutIt, Op>) {
       const profile_range range("pscan::inclusive_scan_by_offsets_into");
       if constexpr (accepts<P, Op, value_type_t<InIt>>()) {
         if (checked_offsets_scan(policy, "pscan::inclusive_scan_by_offsets_into", values,
@@ -351,8 +291,8 @@ struct inclusive_scan_by_offsets_into_fn {
         }
         const auto call = [&](auto op, OffIt offsets_first, OffIt offsets_last, auto in,
                               auto to) {
-          adl_inclusive_scan_by_offsets_into::call(policy, in, offsets_first, offsets_last, to,
-                                                   op);
+          algorithm::inclusive_scan_by_offsets_into::call(policy, in, offsets_first,
+                                                          offsets_last, to, op);
         };
         backend_call<value_type_t<InIt>>(policy, algorithm::inclusive_scan_by_offsets_into{}, op,
                                          call, offsets_first, offsets_last, values, out);
@@ -368,8 +308,8 @@ struct exclusive_scan_by_offsets_into_fn {
   void operator()(P&& policy, InIt values, OffIt offsets_first, OffIt offsets_last, OutIt out,
                   T init, Op op = {}) const {
     if constexpr (!is_collective_policy_v<P> &&
-                  adl_exclusive_scan_by_offsets_into::available<std::decay_t<P>, InIt, OffIt,
-                                                                OffIt, OutIt, T, Op>) {
+                  algorithm::exclusive_scan_by_offsets_into::available<std::decay_t<P>, InIt,
+                                                                      OffIt, OffIt, OutIt, T, Op>) {
       const profile_range range("pscan::exclusive_scan_by_offsets_into");
       constexpr const char* name = "pscan::exclusive_scan_by_offsets_into";
       if constexpr (accepts_init<P, Op, T>()) {
@@ -379,8 +319,8 @@ struct exclusive_scan_by_offsets_into_fn {
         if (count < 2) return;
         const auto call = [&](auto op, OffIt offsets_first, OffIt offsets_last, auto in, auto to,
                               const auto& init) {
-          adl_exclusive_scan_by_offsets_into::call(policy, in, offsets_first, offsets_last, to,
-                                                   init, op);
+          algorithm::exclusive_scan_by_offsets_into::call(policy, in, offsets_first,
+                                                          offsets_last, to, init, op);
         };
         backend_call<init_value_t<T>>(policy, algorithm::exclusive_scan_by_offsets_into{}, op,
                                       call, offsets_first, offsets_last, values, out, init);

@@ -44,11 +44,19 @@ struct detect<std::void_t<Expr<A...>>, Expr, A...> : std::true_type {};
   }                                                                                     \
   }
 
-// An algorithm: its dispatch and its tag.
-#define PSCAN_DETAIL_ALGORITHM(name) \
-  PSCAN_DETAIL_DISPATCH(name)        \
-  namespace algorithm {              \
-  struct name {};                    \
+// An algorithm: its dispatch and its tag, which names it to the exact_algorithm hook
+// (backend_call) and reaches the backend's own (own_or).
+#define PSCAN_DETAIL_ALGORITHM(name)                                  \
+  PSCAN_DETAIL_DISPATCH(name)                                         \
+  namespace algorithm {                                               \
+  struct name {                                                       \
+    template <class P, class... A>                                    \
+    static constexpr bool available = adl_##name::available<P, A...>; \
+    template <class P, class... A>                                    \
+    static decltype(auto) call(const P& policy, A&&... args) {        \
+      return adl_##name::call(policy, std::forward<A>(args)...);      \
+    }                                                                 \
+  };                                                                  \
   }
 
 PSCAN_DETAIL_ALGORITHM(inclusive_scan)
@@ -105,6 +113,53 @@ decltype(auto) backend_call(const P& policy, Tag tag, Op op, Call&& call, Args..
   }
 }
 
+// own_or's generic path for an algorithm that every backend implements: none (a backend
+// without it is told so by the algorithm's static_assert).
+struct no_generic {};
+
+// Where an algorithm has a generic path (a segmented scan over any scan, reduce_by_key over
+// any segmented scan): the backend's own algorithm Tag over args where it has one, else
+// generic(args...). A collective policy has its own: no rank runs a generic path alone.
+template <class Tag, class P, class Generic, class... Args>
+decltype(auto) own_or(const P& policy, const Generic& generic, Args... args) {
+  if constexpr (is_collective_policy_v<P> || std::is_same_v<Generic, no_generic> ||
+                Tag::template available<P, Args...>) {
+    return Tag::call(policy, args...);
+  } else {
+    return generic(args...);
+  }
+}
+
+// Runs an entry's backend call run() and returns where the output ends: `end` on a
+// single-process policy, whose backend returns nothing; a collective policy's backend returns
+// its rank's end itself.
+template <class P, class End, class Run>
+auto ends_at(const P&, End end, const Run& run) {
+  if constexpr (is_collective_policy_v<P>) {
+    return run();
+  } else {
+    run();
+    return end;
+  }
+}
+
+// own_or for an algorithm whose single-process backends return nothing (ends_at).
+template <class Tag, class P, class End, class Generic, class... Args>
+auto own_or_to(const P& policy, End end, const Generic& generic, Args... args) {
+  return ends_at(policy, end, [&] { return own_or<Tag>(policy, generic, args...); });
+}
+
+// The checks below are a single-process policy's, done before the backend call. A collective
+// policy's backend receives the call unchecked and checks on every rank (policy.hpp): the
+// checks do nothing for it, and a distance is taken as it is.
+
+// Whether an entry over n elements (or segments) returns at once: nothing to do on a
+// single-process policy (every rank of a collective one takes part in every call).
+template <class P>
+bool nothing_to_do(const P&, std::int64_t n) {
+  return !is_collective_policy_v<P> && n <= 0;
+}
+
 // The checks of an iterator argument over n elements (-1: a count the call learns later, from
 // the offsets), before any work: on every policy a null raw pointer with n > 0 throws
 // pscan::invalid_argument (with n = -1 the backend checks once it knows the count); then the
@@ -114,6 +169,7 @@ decltype(auto) backend_call(const P& policy, Tag tag, Op op, Call&& call, Args..
 template <class P, class It>
 void check_argument(const P& policy, const char* algorithm, const char* argument, It it,
                     std::int64_t n) {
+  if constexpr (is_collective_policy_v<P>) return;
   if (n > 0 && is_null_pointer(it)) throw null_pointer_error(algorithm, argument, n);
   if constexpr (adl_check_iterator::available<P, const char*, const char*, It, std::int64_t>) {
     adl_check_iterator::call(policy, algorithm, argument, it, n);
@@ -184,13 +240,14 @@ constexpr bool accepts_keys() {
   return callable_on_pair<KeyEq, Key>();
 }
 
-// Throws pscan::invalid_argument naming the algorithm and the arguments when last < first.
-template <class It>
-std::int64_t checked_distance(const char* algorithm, const char* first_name,
+// last - first; throws pscan::invalid_argument naming the algorithm and the arguments when
+// last < first.
+template <class P, class It>
+std::int64_t checked_distance(const P&, const char* algorithm, const char* first_name,
                               const char* last_name, It first, It last) {
   require_random_access<It>();
   const std::int64_t n = last - first;
-  if (n < 0) {
+  if (!is_collective_policy_v<P> && n < 0) {
     throw invalid_argument(std::string(algorithm) + ": `" + last_name + "` precedes `" +
                            first_name + "` (distance " + std::to_string(n) + ")");
   }
@@ -214,7 +271,8 @@ named<It> arg(const char* name, It it) {
 template <class P, class It, class... Its>
 std::int64_t checked_range(const P& policy, const char* algorithm, named<It> first, named<It> last,
                            named<Its>... others) {
-  const std::int64_t n = checked_distance(algorithm, first.name, last.name, first.it, last.it);
+  const std::int64_t n =
+      checked_distance(policy, algorithm, first.name, last.name, first.it, last.it);
   check_argument(policy, algorithm, first.name, first.it, n);
   (check_argument(policy, algorithm, others.name, others.it, n), ...);
   return n;
