@@ -18,19 +18,8 @@
 #include <pscan/policies/openmp/scan_passes.hpp>
 
 #include <cstdint>
-#include <type_traits>
 
 namespace pscan::openmp_backend::detail {
-
-// The accumulator's value with the marks of another: a head, or a run count.
-template <class V>
-pscan::detail::flagged<V> with_marks(const pscan::detail::flagged<V>& marks, const V& v) {
-  return {v, marks.head};
-}
-template <class V>
-pscan::detail::counted<V> with_marks(const pscan::detail::counted<V>& marks, const V& v) {
-  return {v, marks.runs};
-}
 
 // An output taking a plain scan's values: element i gets (value, the marks of `marks`).
 template <class OutIt, class A>
@@ -41,7 +30,7 @@ struct marked_output {
     std::int64_t i;
     template <class V>
     const writer& operator=(const V& v) const {
-      (*out)[i] = with_marks(*marks, v);
+      (*out)[i] = pscan::detail::segment_marks<A>::with_value(*marks, v);
       return *this;
     }
   };
@@ -57,7 +46,8 @@ struct marked_output {
 template <scan_kind Kind, class T, class InIt, class OutIt, class Op>
 struct segmented_chunks {
   using source = pscan::detail::segmented_parts<InIt>;
-  using V = decltype(T::value);
+  using marks = pscan::detail::segment_marks<T>;
+  using V = typename marks::value_type;
 
   struct reduction {
     partial<T> total;
@@ -69,16 +59,17 @@ struct segmented_chunks {
                           bool has_carry) {
     reduction r;
     r.head = last_head(first, lo, hi, has_carry);
-    const partial<V> past = reduce_range<V>(values(first), r.head + 1, hi, op.op, &r.parts);
+    auto& values_op = marks::values_op(op);
+    const partial<V> past = reduce_range<V>(values(first), r.head + 1, hi, values_op, &r.parts);
     if (r.head < lo) {
       r.total = {true, T{past.value, {}}};  // unmarked: joined to the carry, it takes its marks
       return r;
     }
     T total = first[r.head];
-    if constexpr (std::is_same_v<T, pscan::detail::counted<V>>) {
-      total.runs = heads_in(first, lo, r.head + 1);
+    if constexpr (marks::counts_runs) marks::set_runs(total, heads_in(first, lo, r.head + 1));
+    if (past.has) {
+      total = marks::with_value(total, static_cast<V>(values_op(marks::value(total), past.value)));
     }
-    if (past.has) total.value = static_cast<V>(op.op(total.value, past.value));
     r.total = {true, total};
     return r;
   }
@@ -87,8 +78,8 @@ struct segmented_chunks {
                      Op& op, const partial<T>& carry, const reduction& r) {
     const partial<T> at_head =
         r.head < lo ? carry : scan_chain<Kind>(first, lo, r.head + 1, out, op, carry);
-    scan_range<Kind>(values(first), r.head + 1, hi, marked(out, at_head), op.op,
-                     partial<V>{true, at_head.value.value}, r.parts);
+    scan_range<Kind>(values(first), r.head + 1, hi, marked(out, at_head), marks::values_op(op),
+                     partial<V>{true, marks::value(at_head.value)}, r.parts);
   }
 
   // Returns the chunk's inclusive prefix, with reduce's bits: where the operator groups freely,
@@ -103,9 +94,10 @@ struct segmented_chunks {
       const partial<T> at_head =
           head < lo ? carry : scan_chain<Kind>(first, lo, head + 1, out, op, carry);
       const partial<V> prefix =
-          scan_range_from_carry<Kind>(values(first), head + 1, hi, marked(out, at_head), op.op,
-                                      partial<V>{true, at_head.value.value});
-      return {true, with_marks(at_head.value, prefix.value)};
+          scan_range_from_carry<Kind>(values(first), head + 1, hi, marked(out, at_head),
+                                      marks::values_op(op),
+                                      partial<V>{true, marks::value(at_head.value)});
+      return {true, marks::with_value(at_head.value, prefix.value)};
     }
   }
 

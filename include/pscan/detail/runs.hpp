@@ -38,6 +38,23 @@ struct counted_op {
   }
 };
 
+template <class V, class Count>
+struct segment_marks<counted<V, Count>> {
+  using value_type = V;
+  static constexpr bool counts_runs = true;
+  static const V& value(const counted<V, Count>& t) { return t.value; }
+  static counted<V, Count> with_value(const counted<V, Count>& marks, const V& v) {
+    return {v, marks.runs};
+  }
+  static void set_runs(counted<V, Count>& t, std::int64_t runs) {
+    t.runs = static_cast<Count>(runs);
+  }
+  template <class Op>
+  static Op& values_op(counted_op<Op>& op) {
+    return op.op;
+  }
+};
+
 // Assigning the scan's value at i: the key where a run starts, the value where it ends, and
 // the number of runs at the last element (to *runs_out).
 template <class KeyIt, class Heads, class KeyOut, class ValOut, class RunsOut>

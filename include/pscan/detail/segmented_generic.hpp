@@ -32,6 +32,25 @@ struct lifted_op {
   }
 };
 
+// The hook for a backend that scans a segmented accumulator's values apart from its marks (the
+// OpenMP chunks scan the values past a chunk's last head as plain values): flagged<V> under
+// lifted_op here, counted<V> under counted_op (runs.hpp); no other type is one.
+template <class T>
+struct segment_marks;
+template <class V>
+struct segment_marks<flagged<V>> {
+  using value_type = V;
+  static constexpr bool counts_runs = false;
+  static const V& value(const flagged<V>& t) { return t.value; }
+  // v, marked as `marks` is.
+  static flagged<V> with_value(const flagged<V>& marks, const V& v) { return {v, marks.head}; }
+  // The operator on the values that the lifted one wraps.
+  template <class Op>
+  static Op& values_op(lifted_op<Op>& op) {
+    return op.op;
+  }
+};
+
 // Head sources: whether position i starts a segment. Position 0 always does.
 template <class FlagIt>
 struct flag_heads {
