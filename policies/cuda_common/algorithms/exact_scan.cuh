@@ -27,10 +27,13 @@
 
 namespace pscan::cuda_common {
 
+using exact_scan_impl::exact_outputs;
+
 // The exact scan of first[0 .. n) (n >= 1) into out: inclusive or exclusive, after init (a
 // value, or a future_value read on the device), in the segments that `heads` starts
-// (exact_scan_impl::no_heads: none).
-template <class P, class InIt, class OutIt, class Init, class Heads = exact_scan_impl::no_heads>
+// (exact_scan_impl::no_heads: none); every output, or each segment's last.
+template <exact_outputs Outputs = exact_outputs::every, class P, class InIt, class OutIt,
+          class Init, class Heads = exact_scan_impl::no_heads>
 void exact_scan(const policy_base<P>& p, InIt first, std::int64_t n, OutIt out, const Init& init,
                 bool inclusive, Heads heads = {}) {
   using namespace exact_scan_impl;
@@ -44,22 +47,23 @@ void exact_scan(const policy_base<P>& p, InIt first, std::int64_t n, OutIt out, 
   column_scans_kernel<compiled_archs><<<columns<T>, threads, 0, p.stream>>>(
       table.data(), tiles, segmented_v<Heads> ? table.data() + columns<T> * tiles : nullptr);
   PSCAN_CUDA_CHECK_LAUNCH();
-  tile_outputs_kernel<compiled_archs, T><<<grid_for(tiles), threads, 0, p.stream>>>(
+  tile_outputs_kernel<compiled_archs, T, Outputs><<<grid_for(tiles), threads, 0, p.stream>>>(
       first, n, tiles, table.data(), init, inclusive, heads, out);
   PSCAN_CUDA_CHECK_LAUNCH();
 }
 
 // exact_scan from init, or from nothing (-0, which no sum notices), over init's type (without
 // one, the values').
-template <class P, class InIt, class OutIt, class Heads, class... Init>
+template <exact_outputs Outputs = exact_outputs::every, class P, class InIt, class OutIt,
+          class Heads, class... Init>
 OutIt exact_scan_from(const policy_base<P>& p, InIt first, std::int64_t n, OutIt out,
                       bool inclusive, Heads heads, const Init&... init) {
   if (n > 0) {
     if constexpr (sizeof...(Init) == 0) {
       using T = typename std::iterator_traits<InIt>::value_type;
-      exact_scan(p, first, n, out, T(-0.0), inclusive, heads);
+      exact_scan<Outputs>(p, first, n, out, T(-0.0), inclusive, heads);
     } else {
-      exact_scan(p, first, n, out, init..., inclusive, heads);
+      exact_scan<Outputs>(p, first, n, out, init..., inclusive, heads);
     }
   }
   return out + n;

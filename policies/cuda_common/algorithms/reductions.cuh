@@ -135,7 +135,8 @@ struct position_of {
 
 // exact_plus's reduce_by_key (the exact_algorithm hook, pscan/detail/dispatch.hpp): the runs'
 // first keys, and their starts (each run's least position) as offsets, by reduce_by_key itself;
-// then each run's exact sum, as segmented_reduce's (segmented_reduce.cuh). Returns the runs.
+// then each run's exact sum, as segmented_reduce's (segmented_reduce.cuh), over offsets valid
+// and without empty segments by construction. Returns the runs.
 template <class P, class KeyIt, class KeyEq, class KeyOut, class InIt, class ValOut>
 std::int64_t exact_runs(const policy_base<P>& p, KeyIt keys_first, KeyIt keys_last, KeyEq eq,
                         KeyOut keys_out, InIt values, ValOut values_out) {
@@ -151,8 +152,7 @@ std::int64_t exact_runs(const policy_base<P>& p, KeyIt keys_first, KeyIt keys_la
   PSCAN_CUDA_CHECK(cudaMemcpyAsync(starts.data() + runs, &n, sizeof n, cudaMemcpyHostToDevice,
                                    p.stream));
   using T = typename std::iterator_traits<InIt>::value_type;
-  exact_algorithm(p, pscan::detail::algorithm::segmented_reduce{}, starts.data(),
-                  starts.data() + runs + 1, values, values_out, T(-0.0));  // -0: no term
+  exact_segment_sums(p, starts.data(), runs + 1, 0, n, values, values_out, T(-0.0));  // -0: none
   return runs;
 }
 

@@ -68,9 +68,9 @@ void segmented_reduce(const policy_base<Derived>& p, InIt values, OffIt offsets_
   });
 }
 
-// Position i of the values [offsets[0], offsets[count-1]) as an inclusive scan's output: the
-// output at the last value of segment s is that segment's sum, written to out[s]; the others
-// are dropped.
+// Position i of the values [offsets[0], offsets[count-1]) as an inclusive scan's output, which
+// the scan writes only where i ends a segment (exact_outputs::segment_ends): that segment's sum,
+// to out[s].
 template <class OffIt, class OutIt>
 struct segment_sums_output {
   struct slot {
@@ -79,10 +79,9 @@ struct segment_sums_output {
     std::int64_t i;
     template <class T>
     __device__ const slot& operator=(const T& sum) const {
-      // k: the first offset past base + i, so i is in segment k - 1 (not empty), which it ends
-      // where offsets[k] is base + i + 1.
-      const std::int64_t k = heads.first_at_or_after(i + 1);
-      if (static_cast<std::int64_t>(heads.offsets[k]) == heads.base + i + 1) out[k - 1] = sum;
+      // The first offset at base + i + 1 closes the segment i is in (later ones close empty
+      // segments).
+      out[heads.first_at_or_after(i + 1) - 1] = sum;
       return *this;
     }
   };
@@ -91,9 +90,21 @@ struct segment_sums_output {
   __device__ slot operator()(std::int64_t i) const { return {heads, out, i}; }
 };
 
+// Each non-empty segment's exact sum from init, for offsets[0 .. count) known to be valid and
+// to cover values [first, last): exact_scan.cuh's inclusive scan over the segments, rounding and
+// writing each one's last output only. init: a value or a future_value.
+template <class P, class OffIt, class InIt, class OutIt, class Init>
+void exact_segment_sums(const policy_base<P>& p, OffIt offsets_first, std::int64_t count,
+                        std::int64_t first, std::int64_t last, InIt values, OutIt out,
+                        const Init& init) {
+  const segment_sums_output<OffIt, OutIt> sums{{offsets_first, count, first}, out};
+  exact_scan_from<exact_outputs::segment_ends>(
+      p, values + first, last - first, pscan::detail::make_index_iterator(sums), true,
+      pscan::detail::offset_heads<OffIt>{offsets_first, count, first}, init);
+}
+
 // exact_plus's segmented_reduce (the exact_algorithm hook, pscan/detail/dispatch.hpp): the
-// offsets checked first (a wait), the empty segments' init, then exact_scan.cuh's inclusive scan
-// from init over the segments, writing each one's last output. init: a value or a future_value.
+// offsets checked first (a wait), the empty segments' init, then the others' exact sums.
 template <class P, class OffIt, class InIt, class OutIt, class Init>
 OutIt exact_algorithm(const policy_base<P>& p, pscan::detail::algorithm::segmented_reduce,
                       OffIt offsets_first, OffIt offsets_last, InIt values, OutIt out,
@@ -112,10 +123,7 @@ OutIt exact_algorithm(const policy_base<P>& p, pscan::detail::algorithm::segment
       <<<static_cast<unsigned>(blocks), exact_scan_impl::threads, 0, p.stream>>>(
           offsets_first, segments, init, out);
   PSCAN_CUDA_CHECK_LAUNCH();
-  const segment_sums_output<OffIt, OutIt> sums{{offsets_first, count, range.first}, out};
-  exact_scan_from(p, values + range.first, range.last - range.first,
-                  pscan::detail::make_index_iterator(sums), true,
-                  pscan::detail::offset_heads<OffIt>{offsets_first, count, range.first}, init);
+  exact_segment_sums(p, offsets_first, count, range.first, range.last, values, out, init);
   return out + segments;
 }
 

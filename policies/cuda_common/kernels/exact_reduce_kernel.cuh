@@ -1,12 +1,15 @@
 #pragma once
 // exact_reduce_kernel, the one launch of the exact_plus reductions (algorithms/exact_reduce.cuh):
-// each block sums its share of the values exactly (block/block_exact_sum.cuh) and adds its chunks
-// into the call's accumulator in global memory (atomics: integer addition, order-free); the last
-// block to finish rounds the total, publishes it into the sink (device_result.cuh) and returns the
-// accumulator to 0 for the next call.
+// each block sums its share of the values exactly: each thread in double additions where they
+// are exact (thread/thread_exact_expansion.cuh), the rest in its window, and the block's
+// threads into its chunks (block/block_exact_sum.cuh). It adds those into the call's accumulator
+// in global memory (atomics: integer addition, order-free); the last block to finish publishes
+// the total with init into the sink (device_result.cuh) and returns the accumulator to 0 for the
+// next call.
 
 #include <pscan/policies/cuda_common/block/block_exact_sum.cuh>
 #include <pscan/policies/cuda_common/grid/last_block.cuh>
+#include <pscan/policies/cuda_common/thread/thread_exact_expansion.cuh>
 #include <pscan/policies/cuda_common/tuning.cuh>
 
 #include <pscan/detail/exact_window.hpp>
@@ -25,6 +28,9 @@ using pscan::detail::exact_window;
 inline constexpr int threads = exact_reduce_tuning::threads;
 inline constexpr int items = exact_reduce_tuning::items;
 inline constexpr std::int64_t max_block_values = exact_reduce_tuning::max_block_values;
+static_assert(max_block_values / threads <= thread_exact_expansion<double>::max_terms &&
+                  max_block_values / threads <= thread_exact_expansion<float>::max_terms,
+              "a thread's expansion takes all of its values before its one flush");
 
 // The call's accumulator: all 0 when the kernel starts, and again when it ends.
 template <class T>
@@ -60,6 +66,7 @@ __global__ void __launch_bounds__(threads)
   block_sum::start(storage);
   auto spill = block_sum::spill_of(storage);
   auto window = exact_window<T>::empty();
+  thread_exact_expansion<T> expansion;
   constexpr std::int64_t step = std::int64_t{threads} * items;
   constexpr int steps_per_flush = exact_window<T>::max_terms / items;
   int steps = 0;
@@ -75,8 +82,9 @@ __global__ void __launch_bounds__(threads)
       v[j] = i < n ? static_cast<T>(first[i]) : T(-0.0);  // -0: the terms' identity
     }
 #pragma unroll
-    for (int j = 0; j < items; ++j) window.add(v[j], spill);
+    for (int j = 0; j < items; ++j) expansion.add(v[j], window, spill);
   }
+  expansion.flush(window, spill);
   block_sum::finish(window, storage);
 
   if (threadIdx.x < chunks && storage.chunk[threadIdx.x] != 0) {

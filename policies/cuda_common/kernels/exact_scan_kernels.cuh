@@ -40,6 +40,10 @@ struct no_heads {};
 template <class Heads>
 inline constexpr bool segmented_v = !std::is_same_v<Heads, no_heads>;
 
+// The outputs a scan writes: every value's, or only each segment's last (segmented_reduce's,
+// which then rounds one value a segment).
+enum class exact_outputs { every, segment_ends };
+
 // The items of this thread that are valid: the tile's from threadIdx.x * items, count of them.
 __device__ __forceinline__ int own_count(int count) {
   return max(0, min(items, count - static_cast<int>(threadIdx.x) * items));
@@ -160,11 +164,14 @@ struct window_op {
 };
 
 // init: a value of T, or a deferred one (a future_value), read here.
-template <class Archs, class T, class InIt, class Init, class Heads, class OutIt>
+template <class Archs, class T, exact_outputs Outputs, class InIt, class Init, class Heads,
+          class OutIt>
 __global__ void __launch_bounds__(threads)
     tile_outputs_kernel(InIt first, std::int64_t n, std::int64_t tiles,
                         const std::int64_t* table, Init init, bool inclusive, Heads heads,
                         OutIt out) {
+  constexpr bool ends_only = Outputs == exact_outputs::segment_ends;
+  static_assert(!ends_only || segmented_v<Heads>, "segment ends need segments");
   constexpr int chunks = exact_window<T>::chunk_count;
   using term = exact_term<T>;
   using scan = block_scan<window_part, threads>;
@@ -177,6 +184,7 @@ __global__ void __launch_bounds__(threads)
   __shared__ int lowest, highest, special;  // the tile's exact_extent
   __shared__ bool in_window;
   __shared__ std::uint32_t head_bits[threads];
+  __shared__ bool last_ends;  // whether the tile's last value ends a segment
   __shared__ typename scan::storage storage;
 
   const std::int64_t tile_start = tile * tile_items;
@@ -191,10 +199,19 @@ __global__ void __launch_bounds__(threads)
     highest = none.highest;
     special = 0;
     start = exact_sum<T>::of(static_cast<const T&>(init));
+    if constexpr (ends_only) last_ends = tile_start + count == n || heads(tile_start + count);
   }
   const std::uint32_t bits = own_heads(heads, tile_start, count);
   head_bits[threadIdx.x] = bits;
   __syncthreads();
+  // Whether tile value i (< count) is written: always, or where value i + 1 starts a segment.
+  const auto written = [&](int i) {
+    if constexpr (ends_only) {
+      return i + 1 == count ? last_ends : ((head_bits[(i + 1) / items] >> ((i + 1) % items)) & 1u);
+    } else {
+      return true;
+    }
+  };
 
   exact_extent<T> own_extent;
   for (int j = 0; j < items; ++j) own_extent.take(term::of(values[padded(threadIdx.x * items + j)]));
@@ -250,12 +267,13 @@ __global__ void __launch_bounds__(threads)
         l += carried.scaled(t);
         zeros += t.specials.not_negative_zero;
       }
-      const T r = (from_init ? started : carried).rounded(l, zeros);
+      const bool rounds = written(static_cast<int>(threadIdx.x) * items + j);
+      const T r = rounds ? (from_init ? started : carried).rounded(l, zeros) : T{};
       if (!inclusive) {
         l += carried.scaled(t);
         zeros += t.specials.not_negative_zero;
       }
-      slot = r;
+      if (rounds) slot = r;
     }
   } else if (threadIdx.x == 0) {
     exact_sum<T> sum = prefix;
@@ -263,12 +281,14 @@ __global__ void __launch_bounds__(threads)
       if ((head_bits[i / items] >> (i % items)) & 1u) sum = start;
       const T x = values[padded(i)];
       if (inclusive) sum.add(x);
-      values[padded(i)] = sum.rounded();
+      if (written(i)) values[padded(i)] = sum.rounded();
       if (!inclusive) sum.add(x);
     }
   }
   __syncthreads();
-  for (int i = threadIdx.x; i < count; i += threads) out[tile_start + i] = values[padded(i)];
+  for (int i = threadIdx.x; i < count; i += threads) {
+    if (written(i)) out[tile_start + i] = values[padded(i)];
+  }
 }
 
 // segmented_reduce's empty segments: init, as T (the others are written by tile_outputs_kernel).
