@@ -44,10 +44,12 @@ class thread_exact_expansion {
     window.add(x, spill);  // host fast math may fold TwoSum's error to 0
 #else
     const T magnitude = x < T(0) ? -x : x;
-    // Float: normal only. NaN fails both compares.
+    // Float: normal or zero (zeros are common, and a warp waits for its slowest lane). NaN fails
+    // every compare.
     constexpr T largest = scaled_power(std::numeric_limits<T>::max_exponent - 1 - term_bits);
     constexpr T smallest_normal = scaled_power(std::numeric_limits<T>::min_exponent - 1);
-    const bool fast = magnitude < largest && (sizeof(T) == 8 || magnitude >= smallest_normal);
+    const bool fast = magnitude < largest &&
+                      (sizeof(T) == 8 || magnitude >= smallest_normal || magnitude == T(0));
     if (!fast) {
       window.add(x, spill);
       return;
