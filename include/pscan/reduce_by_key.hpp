@@ -74,7 +74,8 @@ void reduce_runs_into(const P& policy, KeyIt keys_first, std::int64_t n, InIt va
                       KeyOut keys_out, ValOut values_out, RunsOut runs_out, KeyEq eq, Op op) {
   if (n == 0) {
     // No runs: 0 written where the policy writes (reduce_into of nothing gives its init).
-    algorithm::reduce_into::call(policy, keys_first, keys_first, runs_out, std::int64_t{0}, plus<>{});
+    algorithm::reduce_into::call(policy, keys_first, keys_first, runs_out, std::int64_t{0},
+                                 plus<>{});
   } else {
     reduce_runs(policy, keys_first, n, values, keys_out, values_out, runs_out, eq, op);
   }

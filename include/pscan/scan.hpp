@@ -44,8 +44,9 @@ OutIt scan_entry(const P& policy, const char* name, InIt first, InIt last, OutIt
       checked_range(policy, name, arg("first", first), arg("last", last), arg("out", out));
   (check_init(policy, name, init, n > 0), ...);
   if (nothing_to_do(policy, n)) return out;
-  return ends_at(policy, out + n,
-                 [&] { return backend_call<A>(policy, Tag{}, op, call, in, in + n, out, init...); });
+  return ends_at(policy, out + n, [&] {
+    return backend_call<A>(policy, Tag{}, op, call, in, in + n, out, init...);
+  });
 }
 
 struct inclusive_scan_fn {
