@@ -23,9 +23,9 @@
 // offsets never move a read or write outside [offsets[0], offsets[count-1])
 // (nothing at all when those two are bad).
 
+#include <pscan/policies/cuda_chained/grid/tile_state.cuh>
 #include <pscan/policies/cuda_chained/kernels/offsets_scan_kernel.cuh>
 #include <pscan/policies/cuda_chained/policy.cuh>
-#include <pscan/policies/cuda_chained/tile_state.cuh>
 
 #include <pscan/policies/cuda_common/grouping.cuh>
 #include <pscan/policies/cuda_common/policy.cuh>

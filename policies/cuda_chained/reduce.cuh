@@ -9,9 +9,9 @@
 // of blocks (cuda_common::share_blocks); an input of a few block steps goes to one block of
 // cuda_common's single-block kernel instead.
 
+#include <pscan/policies/cuda_chained/grid/tile_state.cuh>
 #include <pscan/policies/cuda_chained/kernels/reduce_kernel.cuh>
 #include <pscan/policies/cuda_chained/policy.cuh>
-#include <pscan/policies/cuda_chained/tile_state.cuh>
 #include <pscan/policies/cuda_chained/tuning.cuh>
 
 #include <pscan/policies/cuda_common/block/block_range_reduce.cuh>

@@ -9,11 +9,11 @@
 // flags or keys once each; the look-back carries (aggregate, head) pairs, so a tile that starts a
 // segment is its own inclusive prefix.
 
-#include <pscan/policies/cuda_chained/lookback_tree.cuh>
-#include <pscan/policies/cuda_chained/policy.cuh>
+#include <pscan/policies/cuda_chained/grid/tile_state.cuh>
 #include <pscan/policies/cuda_chained/kernels/scan_kernels.cuh>
-#include <pscan/policies/cuda_chained/tile_state.cuh>
+#include <pscan/policies/cuda_chained/policy.cuh>
 #include <pscan/policies/cuda_chained/tuning.cuh>
+#include <pscan/policies/cuda_chained/warp/warp_tree_lookback.cuh>
 
 #include <pscan/policies/cuda_common/grouping.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>

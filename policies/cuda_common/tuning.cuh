@@ -42,10 +42,12 @@ struct exact_reduce_tuning {
   static constexpr std::int64_t max_block_values = std::int64_t{1} << 24;
 };
 
-// exact_plus scans: a tile of 16 values a thread is an exact block.
+// exact_plus scans: a tile of 16 values a thread is an exact block; a column's scan takes 16
+// consecutive entries a thread a step.
 struct exact_scan_tuning {
   static constexpr int threads = 256;
   static constexpr int items = 16;
+  static constexpr int column_items = 16;
   static constexpr int tile_items = threads * items;
   static_assert(tile_items == pscan::detail::exact_block_items,
                 "a tile is an exact block: exact_prefix_window's span assumes at most 2^12 values");

@@ -5,9 +5,9 @@
 #include "device_fixture.cuh"
 #include "unit_support.cuh"
 
-#include <pscan/policies/cuda_chained/lookback.cuh>
-#include <pscan/policies/cuda_chained/lookback_tree.cuh>
-#include <pscan/policies/cuda_chained/tile_state.cuh>
+#include <pscan/policies/cuda_chained/grid/tile_state.cuh>
+#include <pscan/policies/cuda_chained/warp/warp_lookback.cuh>
+#include <pscan/policies/cuda_chained/warp/warp_tree_lookback.cuh>
 
 #include <cstdint>
 #include <utility>

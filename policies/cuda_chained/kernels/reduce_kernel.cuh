@@ -4,7 +4,7 @@
 // (grid/last_block.cuh) combines the partials in block order, init first, and publishes the value
 // into the call's sink.
 
-#include <pscan/policies/cuda_chained/tile_state.cuh>
+#include <pscan/policies/cuda_chained/grid/tile_state.cuh>
 #include <pscan/policies/cuda_chained/tuning.cuh>
 
 #include <pscan/policies/cuda_common/block/block_range_reduce.cuh>

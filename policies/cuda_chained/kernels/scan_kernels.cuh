@@ -16,10 +16,10 @@
 //    behind one cluster barrier, instead of publishing to and polling L2 (and in a fixed order,
 //    so the result is deterministic).
 
-#include <pscan/policies/cuda_chained/lookback.cuh>
-#include <pscan/policies/cuda_chained/lookback_tree.cuh>
-#include <pscan/policies/cuda_chained/tile_state.cuh>
+#include <pscan/policies/cuda_chained/grid/tile_state.cuh>
 #include <pscan/policies/cuda_chained/tuning.cuh>
+#include <pscan/policies/cuda_chained/warp/warp_lookback.cuh>
+#include <pscan/policies/cuda_chained/warp/warp_tree_lookback.cuh>
 #include <pscan/policies/cuda_common/warp/warp_range_reduce.cuh>
 
 #include <pscan/policies/cuda_common/block/barrier.cuh>

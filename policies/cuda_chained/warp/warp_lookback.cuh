@@ -6,7 +6,7 @@
 // advances a window per L2 round trip. Forward progress: tile ids come from a ticket counter, so
 // every predecessor is resident or finished and publishes without waiting on us.
 
-#include <pscan/policies/cuda_chained/tile_state.cuh>
+#include <pscan/policies/cuda_chained/grid/tile_state.cuh>
 #include <pscan/policies/cuda_common/warp/warp_range_reduce.cuh>
 
 #include <pscan/policies/cuda_common/utility.cuh>

@@ -10,8 +10,8 @@
 // level down, so no serial chain of tiles forms: about one L2 round trip per level, like the
 // decoupled look-back (docs/algorithms.md, "Why not anchor tiles or a left fold").
 
-#include <pscan/policies/cuda_chained/lookback.cuh>
-#include <pscan/policies/cuda_chained/tile_state.cuh>
+#include <pscan/policies/cuda_chained/grid/tile_state.cuh>
+#include <pscan/policies/cuda_chained/warp/warp_lookback.cuh>
 #include <pscan/policies/cuda_common/warp/warp_range_reduce.cuh>
 
 #include <pscan/policies/cuda_common/utility.cuh>

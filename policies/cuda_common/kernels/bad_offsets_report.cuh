@@ -1,10 +1,10 @@
 #pragma once
-// The device's report of bad offsets: a word a device, the lowest bad index any kernel found
-// (atomicMin), no_bad_offset when none; policy_base::synchronize() takes it.
+// The kernel that takes the device's report of bad offsets (grid/bad_offsets.cuh) for
+// policy_base::synchronize().
+
+#include <pscan/policies/cuda_common/grid/bad_offsets.cuh>
 
 namespace pscan::cuda_common {
-
-inline constexpr unsigned long long no_bad_offset = ~0ull;
 
 // Takes the device's report of bad offsets (leaving "none"), so that no report is lost to a
 // kernel reporting at the same time.
