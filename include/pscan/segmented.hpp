@@ -165,8 +165,10 @@ struct segmented_reduce_fn {
       if (nothing_to_do(policy, segments)) return out;
       const auto call = [&](auto op, OffIt offsets_first, OffIt offsets_last, auto in, auto to,
                             const auto& init) {
-        return own_or_to<algorithm::segmented_reduce>(policy, to + segments, no_generic{}, in,
-                                                      offsets_first, offsets_last, to, init, op);
+        return ends_at(policy, to + segments, [&] {
+          return algorithm::segmented_reduce::call(policy, in, offsets_first, offsets_last, to,
+                                                   init, op);
+        });
       };
       return backend_call<init_value_t<T>>(policy, algorithm::segmented_reduce{}, op, call,
                                            offsets_first, offsets_last, values, out, init);

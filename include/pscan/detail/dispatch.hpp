@@ -113,17 +113,12 @@ decltype(auto) backend_call(const P& policy, Tag tag, Op op, Call&& call, Args..
   }
 }
 
-// own_or's generic path for an algorithm that every backend implements: none (a backend
-// without it is told so by the algorithm's static_assert).
-struct no_generic {};
-
 // Where an algorithm has a generic path (a segmented scan over any scan, reduce_by_key over
 // any segmented scan): the backend's own algorithm Tag over args where it has one, else
 // generic(args...). A collective policy has its own: no rank runs a generic path alone.
 template <class Tag, class P, class Generic, class... Args>
 decltype(auto) own_or(const P& policy, const Generic& generic, Args... args) {
-  if constexpr (is_collective_policy_v<P> || std::is_same_v<Generic, no_generic> ||
-                Tag::template available<P, Args...>) {
+  if constexpr (is_collective_policy_v<P> || Tag::template available<P, Args...>) {
     return Tag::call(policy, args...);
   } else {
     return generic(args...);
