@@ -68,28 +68,6 @@ void segmented_reduce(const policy_base<Derived>& p, InIt values, OffIt offsets_
   });
 }
 
-// Position i of the values [offsets[0], offsets[count-1]) as an inclusive scan's output, which
-// the scan writes only where i ends a segment (exact_outputs::segment_ends): that segment's sum,
-// to out[s].
-template <class OffIt, class OutIt>
-struct segment_sums_output {
-  struct slot {
-    pscan::detail::offset_heads<OffIt> heads;
-    OutIt out;
-    std::int64_t i;
-    template <class T>
-    __device__ const slot& operator=(const T& sum) const {
-      // The first offset at base + i + 1 closes the segment i is in (later ones close empty
-      // segments).
-      out[heads.first_at_or_after(i + 1) - 1] = sum;
-      return *this;
-    }
-  };
-  pscan::detail::offset_heads<OffIt> heads;
-  OutIt out;
-  __device__ slot operator()(std::int64_t i) const { return {heads, out, i}; }
-};
-
 // Each non-empty segment's exact sum from init, for offsets[0 .. count) known to be valid and
 // to cover values [first, last): exact_scan.cuh's inclusive scan over the segments, rounding and
 // writing each one's last output only. init: a value or a future_value.
@@ -97,7 +75,8 @@ template <class P, class OffIt, class InIt, class OutIt, class Init>
 void exact_segment_sums(const policy_base<P>& p, OffIt offsets_first, std::int64_t count,
                         std::int64_t first, std::int64_t last, InIt values, OutIt out,
                         const Init& init) {
-  const segment_sums_output<OffIt, OutIt> sums{{offsets_first, count, first}, out};
+  const exact_scan_impl::segment_sums_output<OffIt, OutIt> sums{{offsets_first, count, first},
+                                                                  out};
   exact_scan_from<exact_outputs::segment_ends>(
       p, values + first, last - first, pscan::detail::make_index_iterator(sums), true,
       pscan::detail::offset_heads<OffIt>{offsets_first, count, first}, init);

@@ -1,8 +1,9 @@
 #pragma once
 // Tile level of the exact_plus scans (algorithms/exact_scan.cuh), one block a tile of
 // pscan::detail::exact_block_items values: a tile's exact sum as a row of the table's chunk
-// columns (tile_sums), a column's exclusive prefix sums (column_scan), and a tile's outputs
-// from its exact prefix (tile_outputs). kernels/exact_scan_kernels.cuh launches them.
+// columns (tile_sums), a column's exclusive prefix sums (column_scan), and the pieces of a tile's
+// outputs from its exact prefix (kernels/exact_scan_kernels.cuh's tile_outputs_kernel, which
+// launches them all).
 
 #include <pscan/policies/cuda_common/block/block_exact_sum.cuh>
 #include <pscan/policies/cuda_common/block/block_scan.cuh>
@@ -10,6 +11,7 @@
 #include <pscan/policies/cuda_common/tuning.cuh>
 
 #include <pscan/detail/exact.hpp>
+#include <pscan/detail/segmented_generic.hpp>
 
 #include <cstdint>
 #include <type_traits>
@@ -160,132 +162,27 @@ struct window_op {
   }
 };
 
-// Tile `tile`'s outputs from its row of the scanned table and init (a value of T, or a deferred
-// one, a future_value, read here): through exact_prefix_window where the tile's values and its
-// prefix fit one, else one thread walking the tile with an exact sum.
-template <class T, exact_outputs Outputs, class InIt, class Init, class Heads, class OutIt>
-__device__ __forceinline__ void tile_outputs(InIt first, std::int64_t n, std::int64_t tiles,
-                                             const std::int64_t* table, const Init& init,
-                                             bool inclusive, const Heads& heads, OutIt out,
-                                             std::int64_t tile) {
-  constexpr bool ends_only = Outputs == exact_outputs::segment_ends;
-  static_assert(!ends_only || segmented_v<Heads>, "segment ends need segments");
-  constexpr int chunks = exact_window<T>::chunk_count;
-  using term = exact_term<T>;
-  using scan = block_scan<window_part, threads>;
-  __shared__ T values[tile_items + tile_items / items];
-  __shared__ std::int64_t row[columns<T>];
-  __shared__ exact_sum<T> prefix;  // before the tile's first value: init and the carried sum
-  __shared__ exact_sum<T> start;   // before a segment that starts in the tile: init
-  __shared__ int lowest, highest, special;  // the tile's exact_extent
-  __shared__ bool in_window;
-  __shared__ std::uint32_t head_bits[threads];
-  __shared__ bool last_ends;  // whether the tile's last value ends a segment
-  __shared__ typename scan::storage storage;
-
-  const std::int64_t tile_start = tile * tile_items;
-  const int count = n - tile_start < tile_items ? static_cast<int>(n - tile_start) : tile_items;
-  for (int i = threadIdx.x; i < tile_items; i += threads) {
-    values[padded(i)] = i < count ? static_cast<T>(first[tile_start + i]) : T(-0.0);
-  }
-  if (threadIdx.x < columns<T>) row[threadIdx.x] = table[threadIdx.x * tiles + tile];
-  if (threadIdx.x == 0) {
-    const exact_extent<T> none;
-    lowest = none.lowest;
-    highest = none.highest;
-    special = 0;
-    start = exact_sum<T>::of(static_cast<const T&>(init));
-    if constexpr (ends_only) last_ends = tile_start + count == n || heads(tile_start + count);
-  }
-  const std::uint32_t bits = own_heads(heads, tile_start, count);
-  head_bits[threadIdx.x] = bits;
-  __syncthreads();
-  // Whether tile value i (< count) is written: always, or where value i + 1 starts a segment.
-  const auto written = [&](int i) {
-    if constexpr (ends_only) {
-      return i + 1 == count ? last_ends : ((head_bits[(i + 1) / items] >> ((i + 1) % items)) & 1u);
-    } else {
-      return true;
+// Position i of the values [offsets[0], offsets[count-1]) as an inclusive scan's output, which
+// the scan writes only where i ends a segment (exact_outputs::segment_ends): that segment's sum,
+// to out[s]. segmented_reduce's exact sums (algorithms/segmented_reduce.cuh).
+template <class OffIt, class OutIt>
+struct segment_sums_output {
+  struct slot {
+    pscan::detail::offset_heads<OffIt> heads;
+    OutIt out;
+    std::int64_t i;
+    template <class T>
+    __device__ const slot& operator=(const T& sum) const {
+      // The first offset at base + i + 1 closes the segment i is in (later ones close empty
+      // segments).
+      out[heads.first_at_or_after(i + 1) - 1] = sum;
+      return *this;
     }
   };
-
-  exact_extent<T> own_extent;
-  for (int j = 0; j < items; ++j) own_extent.take(term::of(values[padded(threadIdx.x * items + j)]));
-  if (own_extent.highest >= own_extent.lowest) {
-    atomicMin(&lowest, own_extent.lowest);
-    atomicMax(&highest, own_extent.highest);
-  }
-  if (own_extent.special) atomicOr(&special, 1);
-  if (threadIdx.x == 0) {
-    const pscan::detail::exact_specials specials{row[chunks], row[chunks + 1], row[chunks + 2],
-                                                 row[chunks + 3]};
-    prefix = start + exact_sum<T>::of_chunks(row, specials);
-  }
-  __syncthreads();
-  exact_extent<T> extent;
-  extent.lowest = lowest;
-  extent.highest = highest;
-  extent.special = special != 0;
-  if (threadIdx.x == 0) {
-    // A segment that starts in the tile starts from init alone.
-    in_window = exact_prefix_window<T>::applies(prefix, extent) &&
-                (!segmented_v<Heads> || exact_prefix_window<T>::applies(start, extent));
-  }
-  __syncthreads();
-
-  if (in_window) {
-    // Both windows share the tile's base, so a running sum l is in the units of either.
-    const exact_prefix_window<T> carried(prefix, extent), started(start, extent);
-    window_part own{0, 0, 0};
-    for (int j = 0; j < items; ++j) {
-      const term t = term::of(values[padded(threadIdx.x * items + j)]);
-      if ((bits >> j) & 1u) own = {0, 0, 1};
-      own.l += carried.scaled(t);
-      own.not_negative_zero += t.specials.not_negative_zero;
-    }
-    window_part total;
-    bool has_prefix;
-    const window_part within = scan::exclusive(own, window_op{}, storage, total, has_prefix);
-    // The running sum from the start of this thread's segment, and whether that is in the tile.
-    bool from_init = segmented_v<Heads> && has_prefix && within.head;
-    __int128 l = has_prefix ? within.l : 0;
-    std::int64_t zeros = (has_prefix ? within.not_negative_zero : 0) +
-                         (from_init ? start : prefix).specials.not_negative_zero;
-    for (int j = 0; j < items; ++j) {
-      T& slot = values[padded(threadIdx.x * items + j)];
-      const term t = term::of(slot);
-      if (segmented_v<Heads> && ((bits >> j) & 1u)) {
-        from_init = true;
-        l = 0;
-        zeros = start.specials.not_negative_zero;
-      }
-      if (inclusive) {
-        l += carried.scaled(t);
-        zeros += t.specials.not_negative_zero;
-      }
-      const bool rounds = written(static_cast<int>(threadIdx.x) * items + j);
-      const T r = rounds ? (from_init ? started : carried).rounded(l, zeros) : T{};
-      if (!inclusive) {
-        l += carried.scaled(t);
-        zeros += t.specials.not_negative_zero;
-      }
-      if (rounds) slot = r;
-    }
-  } else if (threadIdx.x == 0) {
-    exact_sum<T> sum = prefix;
-    for (int i = 0; i < count; ++i) {
-      if ((head_bits[i / items] >> (i % items)) & 1u) sum = start;
-      const T x = values[padded(i)];
-      if (inclusive) sum.add(x);
-      if (written(i)) values[padded(i)] = sum.rounded();
-      if (!inclusive) sum.add(x);
-    }
-  }
-  __syncthreads();
-  for (int i = threadIdx.x; i < count; i += threads) {
-    if (written(i)) out[tile_start + i] = values[padded(i)];
-  }
-}
+  pscan::detail::offset_heads<OffIt> heads;
+  OutIt out;
+  __device__ slot operator()(std::int64_t i) const { return {heads, out, i}; }
+};
 
 }  // namespace exact_scan_impl
 
