@@ -13,6 +13,9 @@
 namespace pscan {
 namespace detail {
 
+PSCAN_DETAIL_ALGORITHM(reduce, exact_reduce_lifting)
+PSCAN_DETAIL_ALGORITHM(reduce_into, exact_reduce_into_lifting)
+
 // The backend calls of reduce and reduce_into (backend_call's `call`).
 template <class P>
 struct reduce_call {

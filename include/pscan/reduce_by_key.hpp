@@ -19,6 +19,11 @@
 namespace pscan {
 namespace detail {
 
+// The tags; over exact sums each value is lifted, after (keys_first, keys_last, eq, keys_out
+// [, runs_out]).
+PSCAN_DETAIL_ALGORITHM(reduce_by_key, exact_element_lifting<4>)
+PSCAN_DETAIL_ALGORITHM(reduce_by_key_into, exact_element_lifting<5>)
+
 // The checks of both forms; returns n.
 template <class P, class KeyIt, class InIt, class KeyOut, class ValOut>
 std::int64_t checked_runs(const P& policy, const char* name, KeyIt keys_first, KeyIt keys_last,

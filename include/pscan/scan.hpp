@@ -14,6 +14,10 @@
 namespace pscan {
 namespace detail {
 
+// The scans' tags: an exact scan runs over blocks, given their prefixes (exact.hpp).
+PSCAN_DETAIL_ALGORITHM(inclusive_scan, exact_scan_lifting<true>)
+PSCAN_DETAIL_ALGORITHM(exclusive_scan, exact_scan_lifting<false>)
+
 // The backend calls of the scans (backend_call's `call`), with an init or without.
 template <class P>
 struct inclusive_scan_call {

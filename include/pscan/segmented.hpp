@@ -19,8 +19,18 @@
 namespace pscan {
 namespace detail {
 
-// The entries below run their backend call through backend_call (dispatch.hpp), in the argument
-// order exact_lifting names for their tags (exact.hpp): what is not values first.
+// The tags. The entries below run their backend call through backend_call (dispatch.hpp) with
+// what is not values first: over exact sums each value is lifted after that many arguments
+// (exact_element_lifting): (head_flags, n), (keys_first, keys_last, eq) or the offsets.
+PSCAN_DETAIL_ALGORITHM(segmented_inclusive_scan, exact_element_lifting<2>)
+PSCAN_DETAIL_ALGORITHM(segmented_exclusive_scan, exact_element_lifting<2>)
+PSCAN_DETAIL_ALGORITHM(inclusive_scan_by_key, exact_element_lifting<3>)
+PSCAN_DETAIL_ALGORITHM(exclusive_scan_by_key, exact_element_lifting<3>)
+PSCAN_DETAIL_ALGORITHM(segmented_reduce, exact_element_lifting<2>)
+PSCAN_DETAIL_ALGORITHM(inclusive_scan_by_offsets, exact_element_lifting<2>)
+PSCAN_DETAIL_ALGORITHM(exclusive_scan_by_offsets, exact_element_lifting<2>)
+PSCAN_DETAIL_ALGORITHM(inclusive_scan_by_offsets_into, exact_element_lifting<2>)
+PSCAN_DETAIL_ALGORITHM(exclusive_scan_by_offsets_into, exact_element_lifting<2>)
 
 struct segmented_inclusive_scan_fn {
   template <class P, class InIt, class FlagIt, class OutIt, class Op = plus<>>

@@ -44,12 +44,14 @@ struct detect<std::void_t<Expr<A...>>, Expr, A...> : std::true_type {};
   }                                                                                     \
   }
 
-// An algorithm: its dispatch and its tag, which names it to the exact_algorithm hook
-// (backend_call) and reaches the backend's own (own_or).
-#define PSCAN_DETAIL_ALGORITHM(name)                                  \
+// An algorithm's dispatch and its tag, written beside its entry (PSCAN_DETAIL_ALGORITHM(name,
+// lifting) in the entry's header): the tag names it to the exact_algorithm hook (backend_call),
+// reaches the backend's own (own_or) and names how it runs over exact sums (exact.hpp).
+#define PSCAN_DETAIL_ALGORITHM(name, lifting)                         \
   PSCAN_DETAIL_DISPATCH(name)                                         \
   namespace algorithm {                                               \
   struct name {                                                       \
+    using exact_lifting = lifting;                                    \
     template <class P, class... A>                                    \
     static constexpr bool available = adl_##name::available<P, A...>; \
     template <class P, class... A>                                    \
@@ -59,26 +61,8 @@ struct detect<std::void_t<Expr<A...>>, Expr, A...> : std::true_type {};
   };                                                                  \
   }
 
-PSCAN_DETAIL_ALGORITHM(inclusive_scan)
-PSCAN_DETAIL_ALGORITHM(exclusive_scan)
-PSCAN_DETAIL_ALGORITHM(reduce)
-PSCAN_DETAIL_ALGORITHM(reduce_into)
-PSCAN_DETAIL_ALGORITHM(segmented_inclusive_scan)
-PSCAN_DETAIL_ALGORITHM(segmented_exclusive_scan)
-PSCAN_DETAIL_ALGORITHM(inclusive_scan_by_key)
-PSCAN_DETAIL_ALGORITHM(exclusive_scan_by_key)
-PSCAN_DETAIL_ALGORITHM(segmented_reduce)
-PSCAN_DETAIL_ALGORITHM(inclusive_scan_by_offsets)
-PSCAN_DETAIL_ALGORITHM(exclusive_scan_by_offsets)
-PSCAN_DETAIL_ALGORITHM(inclusive_scan_by_offsets_into)
-PSCAN_DETAIL_ALGORITHM(exclusive_scan_by_offsets_into)
-PSCAN_DETAIL_ALGORITHM(reduce_by_key)
-PSCAN_DETAIL_ALGORITHM(reduce_by_key_into)
 PSCAN_DETAIL_DISPATCH(check_iterator)
 PSCAN_DETAIL_DISPATCH(exact_algorithm)
-
-#undef PSCAN_DETAIL_ALGORITHM
-#undef PSCAN_DETAIL_DISPATCH
 
 template <class T>
 struct exact_sum;
@@ -93,10 +77,6 @@ inline constexpr bool exact_call_v =
     (std::is_same_v<Op, exact_plus<>> || std::is_same_v<Op, exact_plus<A>>) &&
     (std::is_same_v<A, float> || std::is_same_v<A, double>);
 
-// How an algorithm runs over exact sums: a specialisation a tag (exact.hpp).
-template <class Tag>
-struct exact_lifting;
-
 // Where every algorithm meets its backend, after its checks: call(op, args...) runs it. A call
 // with exact_plus over float or double A goes to the backend's hook
 // exact_algorithm(policy, algorithm::<name>{}, args...) where it has one (kernels of its own over
@@ -109,7 +89,7 @@ decltype(auto) backend_call(const P& policy, Tag tag, Op op, Call&& call, Args..
   } else if constexpr (adl_exact_algorithm::available<P, Tag, Args...>) {
     return adl_exact_algorithm::call(policy, tag, args...);
   } else {
-    return exact_lifting<Tag>::template run<A>(policy, call, args...);
+    return Tag::exact_lifting::template run<A>(policy, call, args...);
   }
 }
 

@@ -206,8 +206,8 @@ constexpr bool holds_exact_sums() {
   return accepts<P, exact_add, exact_sum<float>>();
 }
 
-template <>
-struct exact_lifting<algorithm::reduce> {
+// Each algorithm's tag names its lifting (PSCAN_DETAIL_ALGORITHM, beside its entry).
+struct exact_reduce_lifting {
   template <class A, class P, class Call, class InIt, class T>
   static A run(const P&, Call& call, InIt first, InIt last, const T& init) {
     const exact_blocks<A, InIt> blocks(first, last);
@@ -215,8 +215,7 @@ struct exact_lifting<algorithm::reduce> {
   }
 };
 
-template <>
-struct exact_lifting<algorithm::reduce_into> {
+struct exact_reduce_into_lifting {
   template <class A, class P, class Call, class InIt, class OutIt, class T>
   static void run(const P&, Call& call, InIt first, InIt last, OutIt result, const T& init) {
     const exact_blocks<A, InIt> blocks(first, last);
@@ -235,10 +234,6 @@ struct exact_scan_lifting {
     return out + (last - first);
   }
 };
-template <>
-struct exact_lifting<algorithm::inclusive_scan> : exact_scan_lifting<true> {};
-template <>
-struct exact_lifting<algorithm::exclusive_scan> : exact_scan_lifting<false> {};
 
 // The other algorithms over each value lifted to its exact sum: their arguments are the `Pass`
 // that are not values (keys, flags, offsets, eq), then the values, the output, an optional init.
@@ -289,33 +284,5 @@ struct exact_element_lifting {
     return {ends.first, exact_back(out, ends.second)};
   }
 };
-
-// (head_flags, n, first, out [, init]).
-template <>
-struct exact_lifting<algorithm::segmented_inclusive_scan> : exact_element_lifting<2> {};
-template <>
-struct exact_lifting<algorithm::segmented_exclusive_scan> : exact_element_lifting<2> {};
-// (keys_first, keys_last, eq, values, out [, init]).
-template <>
-struct exact_lifting<algorithm::inclusive_scan_by_key> : exact_element_lifting<3> {};
-template <>
-struct exact_lifting<algorithm::exclusive_scan_by_key> : exact_element_lifting<3> {};
-// (offsets_first, offsets_last, values, out [, init]).
-template <>
-struct exact_lifting<algorithm::segmented_reduce> : exact_element_lifting<2> {};
-template <>
-struct exact_lifting<algorithm::inclusive_scan_by_offsets> : exact_element_lifting<2> {};
-template <>
-struct exact_lifting<algorithm::exclusive_scan_by_offsets> : exact_element_lifting<2> {};
-template <>
-struct exact_lifting<algorithm::inclusive_scan_by_offsets_into> : exact_element_lifting<2> {};
-template <>
-struct exact_lifting<algorithm::exclusive_scan_by_offsets_into> : exact_element_lifting<2> {};
-// (keys_first, keys_last, eq, keys_out, values, values_out).
-template <>
-struct exact_lifting<algorithm::reduce_by_key> : exact_element_lifting<4> {};
-// (keys_first, keys_last, eq, keys_out, runs_out, values, values_out).
-template <>
-struct exact_lifting<algorithm::reduce_by_key_into> : exact_element_lifting<5> {};
 
 }  // namespace pscan::detail

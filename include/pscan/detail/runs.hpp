@@ -11,6 +11,7 @@
 #include <pscan/detail/index_iterator.hpp>
 #include <pscan/detail/segmented_generic.hpp>
 #include <pscan/functional.hpp>
+#include <pscan/scan.hpp>
 
 #include <cstdint>
 #include <iterator>

@@ -8,6 +8,7 @@
 #include <pscan/detail/dispatch.hpp>
 #include <pscan/detail/index_iterator.hpp>
 #include <pscan/future_value.hpp>
+#include <pscan/scan.hpp>
 
 #include <cstdint>
 #include <iterator>

@@ -23,6 +23,8 @@
 #include <pscan/detail/runs.hpp>
 #include <pscan/functional.hpp>
 #include <pscan/future_value.hpp>
+#include <pscan/reduce.hpp>
+#include <pscan/reduce_by_key.hpp>
 
 #include <cstdint>
 #include <iterator>

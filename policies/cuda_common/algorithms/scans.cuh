@@ -10,6 +10,7 @@
 #include <pscan/detail/exact.hpp>
 
 #include <pscan/future_value.hpp>
+#include <pscan/scan.hpp>
 
 #include <cstdint>
 #include <iterator>

@@ -20,6 +20,7 @@
 
 #include <pscan/detail/index_iterator.hpp>
 #include <pscan/detail/segmented_generic.hpp>
+#include <pscan/segmented.hpp>
 
 #include <algorithm>
 #include <cstdint>

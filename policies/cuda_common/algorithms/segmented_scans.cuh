@@ -16,6 +16,7 @@
 #include <pscan/policies/cuda_common/tile/segmented_tile_scan.cuh>
 
 #include <pscan/detail/segmented_generic.hpp>
+#include <pscan/segmented.hpp>
 
 #include <cstdint>
 #include <type_traits>
