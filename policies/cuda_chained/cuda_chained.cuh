@@ -4,7 +4,7 @@
 // kernel launch; tiles learn their prefix from their predecessors through tile state cached per
 // stream (no init kernel, no memset); .deterministic() makes results bitwise reproducible for
 // any type and operator. Asynchronous on the policy's stream (.on(stream)); reduce returns a
-// host value and syncs. The algorithms are those of cuda_common/algorithms/, run with this
+// host value and syncs. The algorithms are cuda_common's (algorithms.cuh), run with this
 // backend's kernels (policy.cuh).
 
 #include <pscan/policies/cuda_chained/offsets_scan.cuh>
@@ -12,7 +12,4 @@
 #include <pscan/policies/cuda_chained/reduce.cuh>
 #include <pscan/policies/cuda_chained/scan.cuh>
 
-#include <pscan/policies/cuda_common/algorithms/reductions.cuh>
-#include <pscan/policies/cuda_common/algorithms/scans.cuh>
-#include <pscan/policies/cuda_common/algorithms/segmented_reduce.cuh>
-#include <pscan/policies/cuda_common/algorithms/segmented_scans.cuh>
+#include <pscan/policies/cuda_common/algorithms.cuh>

@@ -22,7 +22,7 @@ struct multipass_fixture : conformance::cuda_multipass_fixture {
 
 // The NCCL policy's scans and reduce_into on ranks that share the device, their all-gather
 // through MPI (gpu_exchange_over_mpi.cuh). Its other algorithms are the MPI backend's
-// (nccl/over_mpi.hpp), which chained_fixture runs.
+// (its runs_as, nccl/policy.hpp), which chained_fixture runs.
 struct gpu_exchange_fixture : conformance::cuda_chained_fixture {
   using distributed_kinds = cuda_kinds;
   static auto distributed_policy() {

@@ -6,7 +6,7 @@
 // runs the NCCL policy's own code for the scans this way on 1 to 4 ranks; only the all-gather
 // differs. A host wait per exchange: a test device, not a transport.
 
-#include <pscan/policies/distributed/nccl/over_mpi.hpp>
+#include <pscan/policies/distributed/distributed.hpp>
 #include <pscan/policies/distributed/nccl/policy.hpp>
 #include <pscan/policies/distributed/nccl/scan.hpp>
 

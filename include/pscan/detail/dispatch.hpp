@@ -25,17 +25,48 @@ struct detect : std::false_type {};
 template <template <class...> class Expr, class... A>
 struct detect<std::void_t<Expr<A...>>, Expr, A...> : std::true_type {};
 
+// A policy whose backend has some algorithms of its own and runs the others as another policy
+// does: the hook runs_as(policy), found by argument-dependent lookup, returns that policy
+// (pscan::distributed over NCCL runs the algorithms it has no NCCL path for as over MPI).
+namespace adl_runs_as {
+void runs_as() = delete;
+template <class P>
+using expr = decltype(runs_as(std::declval<const P&>()));
+template <class P>
+inline constexpr bool available = detect<void, expr, P>::value;
+template <class P>
+expr<P> call(const P& policy) {
+  return runs_as(policy);
+}
+}  // namespace adl_runs_as
+
+// An algorithm's dispatch: `own` where the policy's namespace has an overload for these
+// arguments, `available` where it or the policy it runs as (runs_as) has one.
 #define PSCAN_DETAIL_DISPATCH(name)                                                     \
   namespace adl_##name {                                                                \
   void name() = delete;                                                                 \
   template <class P, class... A>                                                        \
   using expr = decltype(name(std::declval<const P&>(), std::declval<A>()...));          \
   template <class P, class... A>                                                        \
-  inline constexpr bool available = detect<void, expr, P, A...>::value;                 \
+  inline constexpr bool own = detect<void, expr, P, A...>::value;                       \
+  template <class P, class... A>                                                        \
+  constexpr bool reached() {                                                            \
+    if constexpr (own<P, A...>) {                                                       \
+      return true;                                                                      \
+    } else if constexpr (adl_runs_as::available<P>) {                                   \
+      return reached<std::decay_t<adl_runs_as::expr<P>>, A...>();                       \
+    } else {                                                                            \
+      return false;                                                                     \
+    }                                                                                   \
+  }                                                                                     \
+  template <class P, class... A>                                                        \
+  inline constexpr bool available = reached<P, A...>();                                 \
   template <class P, class... A>                                                        \
   decltype(auto) call(const P& policy, A&&... args) {                                   \
-    if constexpr (available<P, A&&...>) {                                               \
+    if constexpr (own<P, A&&...>) {                                                     \
       return name(policy, std::forward<A>(args)...);                                    \
+    } else if constexpr (adl_runs_as::available<P>) {                                   \
+      return adl_##name::call(adl_runs_as::call(policy), std::forward<A>(args)...);     \
     } else {                                                                            \
       static_assert(dependent_false<P, A...>,                                           \
                     "pscan::" #name ": this policy's backend does not implement " #name \

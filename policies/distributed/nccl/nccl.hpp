@@ -4,7 +4,7 @@
 // stream, with no host synchronisation; the others as the MPI backend does. NVLink multicast
 // (NCCL's NVLS) is for the caller's environment to set: pscan's scripts run with it off.
 
+#include <pscan/policies/distributed/distributed.hpp>
 #include <pscan/policies/distributed/nccl/communicator.hpp>
-#include <pscan/policies/distributed/nccl/over_mpi.hpp>
 #include <pscan/policies/distributed/nccl/policy.hpp>
 #include <pscan/policies/distributed/nccl/scan.hpp>

@@ -19,13 +19,12 @@ struct policy : collective_policy_base {
   Local local;
 };
 
-namespace detail {
-
-// The same call over MPI alone: the algorithms whose rank exchange goes through the hosts.
+// The algorithms the NCCL backend has no path of its own for, whose few bytes per rank cross
+// through the hosts, run as the MPI backend's with the same local policy (dispatch.hpp's runs_as
+// hook; nccl.hpp includes them).
 template <class Comm, class Local>
-distributed_backend::policy<Local> over_mpi(const policy<Comm, Local>& p) {
+distributed_backend::policy<Local> runs_as(const policy<Comm, Local>& p) {
   return {{}, p.comm.mpi(), p.local};
 }
 
-}  // namespace detail
 }  // namespace pscan::distributed_backend::nccl
