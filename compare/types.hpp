@@ -63,7 +63,7 @@ COMPARE_HD T identity_value() {
   if constexpr (std::is_same_v<T, affine>) {
     return affine{1, 0};
   } else {
-    return T(0);
+    return T{};
   }
 }
 

@@ -1,12 +1,8 @@
-// The conformance suite on the CPU policies, over host memory: the scans, reductions, transforms,
-// bad input and large inputs (the segmented families are in conformance_host_segmented.cpp and
-// conformance_host_offsets_reduce_by_key.cpp: the translation units compile in parallel).
+// The CPU policies' own conformance case, over host memory: the same bits from every run. The
+// suite's cases (test/conformance/*_cases.hpp) run on them through the translation units
+// pscan_conformance_sources writes (test/CMakeLists.txt).
 
-#include "conformance/error_cases.hpp"
-#include "conformance/large_cases.hpp"
-#include "conformance/reduce_cases.hpp"
-#include "conformance/scan_cases.hpp"
-#include "conformance/transform_cases.hpp"
+#include "conformance/support.hpp"
 #include "host_memory.hpp"
 
 #include <cmath>
@@ -15,12 +11,6 @@
 
 // The fixtures of the policies the CPU backends list (test/CMakeLists.txt writes it).
 #include "host_fixtures.hpp"
-
-CONFORMANCE_SCAN_CASES(HOST_FIXTURES);
-CONFORMANCE_REDUCE_CASES(HOST_FIXTURES);
-CONFORMANCE_TRANSFORM_CASES(HOST_FIXTURES);
-CONFORMANCE_ERROR_CASES(HOST_FIXTURES);
-CONFORMANCE_LARGE_CASES(HOST_FIXTURES);
 
 // Floats of mixed magnitudes round differently under different groupings: each host policy
 // groups by its thread count alone, never by timing, so a call gives the same bits every time.

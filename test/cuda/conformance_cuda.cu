@@ -1,12 +1,9 @@
-// The conformance suite's bad-input and large cases on the CUDA policies, plus the checks only a
-// CUDA policy has: host pointers and null future_value inits are rejected before any launch.
+// The checks only a CUDA policy has: host pointers and null future_value inits are rejected
+// before any launch. The suite's cases (test/conformance/*_cases.hpp) run on the CUDA policies
+// through the translation units pscan_conformance_sources writes (test/CMakeLists.txt).
 
 #include "conformance/error_cases.hpp"
-#include "conformance/large_cases.hpp"
 #include "device_fixture.cuh"
-
-CONFORMANCE_ERROR_CASES(CUDA_FIXTURES);
-CONFORMANCE_LARGE_CASES(CUDA_FIXTURES);
 
 namespace conformance {
 

@@ -29,13 +29,14 @@ struct detect<std::void_t<Expr<A...>>, Expr, A...> : std::true_type {};
 // does: the hook runs_as(policy), found by argument-dependent lookup, returns that policy
 // (pscan::distributed over NCCL runs the algorithms it has no NCCL path for as over MPI).
 namespace adl_runs_as {
-void runs_as() = delete;
+template <class P>
+void runs_as(const P&) = delete;
 template <class P>
 using expr = decltype(runs_as(std::declval<const P&>()));
 template <class P>
 inline constexpr bool available = detect<void, expr, P>::value;
 template <class P>
-expr<P> call(const P& policy) {
+auto call(const P& policy) {
   return runs_as(policy);
 }
 }  // namespace adl_runs_as
