@@ -26,75 +26,26 @@ struct exact_op {
                                   typename pscan_op<T>::type>;
 };
 
-// The segmented algorithms of `a`: the segmented scans, segmented_reduce and reduce_by_key.
-template <class T, class P, class Op>
-void run_pscan_segmented(const P& p, algorithm a, const cell_buffers& b, const Op& op) {
-  const T* in = static_cast<const T*>(b.values);
-  T* out = static_cast<T*>(b.out);
-  switch (a) {
-    case algorithm::segmented_inclusive_scan:
-      pscan::segmented_inclusive_scan(p, in, in + b.n, b.flags, out, op);
-      return;
-    case algorithm::inclusive_scan_by_key:
-      pscan::inclusive_scan_by_key(p, b.keys, b.keys + b.n, in, out, op);
-      return;
-    case algorithm::exclusive_scan_by_key:
-      pscan::exclusive_scan_by_key(p, b.keys, b.keys + b.n, in, out, identity_value<T>(), op);
-      return;
-    case algorithm::segmented_reduce:
-      pscan::segmented_reduce(p, in, b.offsets, b.offsets + b.segments + 1, out,
-                              identity_value<T>(), op);
-      return;
-    case algorithm::inclusive_scan_by_offsets:
-      pscan::inclusive_scan_by_offsets_into(p, in, b.offsets, b.offsets + b.segments + 1, out,
-                                            op);
-      return;
-    case algorithm::reduce_by_key:
-      pscan::reduce_by_key_into(p, b.keys, b.keys + b.n, in, b.keys_out, out, b.runs_out,
-                                pscan::equal_to<>{}, op);
-      return;
-    default:
-      return;
-  }
-}
-
-// Runs algorithm `a` with policy `p` and the operator OpOf<T>::type. An algorithm that returns
-// its value writes it to b.host_result when `value_to_host`, else to b.out[0] (host memory: CPU
-// targets only).
+// Runs algorithm `a` (its row's call in algorithms.def) with policy `p` and the operator
+// OpOf<T>::type. An algorithm that returns its value writes it to b.host_result when
+// `value_to_host`, else to b.out[0] (host memory: CPU targets only).
 template <class T, template <class> class OpOf = pscan_op, class P>
 void run_pscan(const P& p, algorithm a, const cell_buffers& b, bool value_to_host) {
   const T* in = static_cast<const T*>(b.values);
   T* out = static_cast<T*>(b.out);
   const typename OpOf<T>::type op{};
+  const auto result = [&]() -> T& {
+    return *static_cast<T*>(value_to_host ? b.host_result : b.out);
+  };
   switch (a) {
-    case algorithm::inclusive_scan:
-      pscan::inclusive_scan(p, in, in + b.n, out, op);
-      return;
-    case algorithm::exclusive_scan:
-      pscan::exclusive_scan(p, in, in + b.n, out, identity_value<T>(), op);
-      return;
-    case algorithm::transform_inclusive_scan:
-      pscan::transform_inclusive_scan(p, in, in + b.n, out, op, self_combined<T>{});
-      return;
-    case algorithm::transform_exclusive_scan:
-      pscan::transform_exclusive_scan(p, in, in + b.n, out, identity_value<T>(), op,
-                                      self_combined<T>{});
-      return;
-    case algorithm::reduce:
-      *static_cast<T*>(value_to_host ? b.host_result : b.out) =
-          pscan::reduce(p, in, in + b.n, identity_value<T>(), op);
-      return;
-    case algorithm::reduce_into:
-      pscan::reduce_into(p, in, in + b.n, out, identity_value<T>(), op);
-      return;
-    case algorithm::transform_reduce:
-      *static_cast<T*>(value_to_host ? b.host_result : b.out) =
-          pscan::transform_reduce(p, in, in + b.n, identity_value<T>(), op, self_combined<T>{});
-      return;
-    default:
-      break;
+#define COMPARE_ALGORITHM(name, summary, segments, keys_as_well, writes, returns_value, on_cpu, \
+                          call)                                                               \
+  case algorithm::name:                                                                       \
+    call;                                                                                     \
+    return;
+#include "algorithms.def"
+#undef COMPARE_ALGORITHM
   }
-  run_pscan_segmented<T>(p, a, b, op);
 }
 
 // An implementation entry for a pscan policy; it has every algorithm, for every type.
