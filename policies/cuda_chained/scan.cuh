@@ -16,6 +16,7 @@
 #include <pscan/policies/cuda_chained/warp/warp_tree_lookback.cuh>
 
 #include <pscan/policies/cuda_common/grouping.cuh>
+#include <pscan/policies/cuda_common/tile/tile_input.cuh>
 #include <pscan/policies/cuda_common/runtime/call_scratch.cuh>
 #include <pscan/policies/cuda_common/target.cuh>
 #include <pscan/policies/cuda_common/utility.cuh>
@@ -115,7 +116,7 @@ void kernels<cuda_chained_backend::chained>::scan(const P& p, InIt first, std::i
                                                   OutIt out, const Init& init, Op op) {
   using namespace cuda_chained_backend;
   using A = pscan::detail::init_value_t<Init>;
-  if constexpr (!cuda_common::is_segmented_input_v<InIt> && !cuda_common::is_run_input_v<InIt>) {
+  if constexpr (cuda_common::tile_input_v<InIt> == cuda_common::tile_input::values) {
     using cfg = tuning<A, Build::target>;
     if (n <= cfg::register_tile_items) {
       single_block_scan_kernel<typename Build::archs, Exclusive, HasInit, A>

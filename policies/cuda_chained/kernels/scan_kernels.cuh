@@ -26,6 +26,7 @@
 #include <pscan/policies/cuda_common/tile/reduce_by_key_tile.cuh>
 #include <pscan/policies/cuda_common/tile/segmented_tile_scan.cuh>
 #include <pscan/policies/cuda_common/tile/shared_tile_scan.cuh>
+#include <pscan/policies/cuda_common/tile/tile_input.cuh>
 #include <pscan/policies/cuda_common/tile/tile_scan.cuh>
 #include <pscan/policies/cuda_common/utility.cuh>
 
@@ -43,7 +44,8 @@ namespace pscan::cuda_chained_backend {
 // Plain values take shared_tile_scan; a segmented input the segmented tile agent over its plain
 // values (accumulators flagged<T>); reduce_by_key's keys and values its own agent (accumulators
 // counted<T>), in tiles sized by keys and values together.
-template <cuda_common::target Target, class A, class InIt>
+template <cuda_common::target Target, class A, class InIt,
+          cuda_common::tile_input Kind = cuda_common::tile_input_v<InIt>>
 struct chained_input {
   using cfg = tuning<A, Target>;
   template <int THREADS, int ITEMS, class Barrier>
@@ -52,8 +54,8 @@ struct chained_input {
   static constexpr int small_items = cfg::small_scan_items;
   static constexpr int min_blocks_per_sm = cfg::scan_min_blocks_per_sm;
 };
-template <cuda_common::target Target, class A, class InIt, class Heads, class Init>
-struct chained_input<Target, A, cuda_common::segmented_input<InIt, Heads, Init>> {
+template <cuda_common::target Target, class A, class InIt>
+struct chained_input<Target, A, InIt, cuda_common::tile_input::segmented> {
   using cfg = tuning<decltype(A::value), Target>;
   template <int THREADS, int ITEMS, class Barrier>
   using agent = cuda_common::segmented_tile_scan<A, THREADS, ITEMS, Barrier>;
@@ -61,10 +63,10 @@ struct chained_input<Target, A, cuda_common::segmented_input<InIt, Heads, Init>>
   static constexpr int small_items = cfg::small_scan_items;
   static constexpr int min_blocks_per_sm = cfg::segmented_min_blocks_per_sm;
 };
-template <cuda_common::target Target, class A, class KeyIt, class InIt, class KeyEq>
-struct chained_input<Target, A, cuda_common::run_input<KeyIt, InIt, KeyEq>> {
+template <cuda_common::target Target, class A, class InIt>
+struct chained_input<Target, A, InIt, cuda_common::tile_input::runs> {
   using T = decltype(A::value);
-  using K = typename cuda_common::run_input<KeyIt, InIt, KeyEq>::key_type;
+  using K = typename InIt::key_type;
   using cfg = tuning<T, Target>;
   template <int THREADS, int ITEMS, class Barrier>
   using agent = cuda_common::reduce_by_key_tile<T, K, THREADS, ITEMS, Barrier>;
@@ -181,7 +183,8 @@ __global__ void __launch_bounds__(
     // A segmented tile whose total starts a segment needs nothing from its left: its inclusive
     // prefix is its aggregate, published as such at once.
     bool own_prefix = false;
-    if constexpr (!deterministic && cuda_common::is_segmented_input_v<InIt>)
+    if constexpr (!deterministic &&
+                  cuda_common::tile_input_v<InIt> == cuda_common::tile_input::segmented)
       own_prefix = block::tile::own_prefix(total);
     if (publisher && (deterministic || tile > 0 || own_prefix)) {
       state.publish(tile, total, own_prefix ? tile_status::prefix : tile_status::aggregate);

@@ -20,6 +20,7 @@
 // op sees input values and results of op only; the keys are read once from memory.
 
 #include <pscan/policies/cuda_common/block/block_scan.cuh>
+#include <pscan/policies/cuda_common/tile/tile_input.cuh>
 #include <pscan/policies/cuda_common/tile/tile_io.cuh>
 #include <pscan/policies/cuda_common/tile/tile_scan.cuh>
 #include <pscan/policies/cuda_common/utility.cuh>
@@ -37,6 +38,7 @@ namespace pscan::cuda_common {
 // a tile as they place a pointer.
 template <class KeyIt, class InIt, class KeyEq>
 struct run_input {
+  static constexpr tile_input tile_kind = tile_input::runs;
   using key_type = std::remove_cv_t<typename std::iterator_traits<KeyIt>::value_type>;
   KeyIt keys;
   InIt values;
@@ -47,11 +49,6 @@ struct run_input {
     return {keys, values, eq, position + d};
   }
 };
-
-template <class T>
-inline constexpr bool is_run_input_v = false;
-template <class KeyIt, class InIt, class KeyEq>
-inline constexpr bool is_run_input_v<run_input<KeyIt, InIt, KeyEq>> = true;
 
 // Where reduce_by_key writes, from position `position` of the n inputs on: keys_out and
 // values_out by run number, the number of runs to *runs_out. Advanced as run_input is.

@@ -8,6 +8,7 @@
 
 #include <pscan/policies/cuda_common/block/block_scan.cuh>
 #include <pscan/policies/cuda_common/tile/tile_heads.cuh>
+#include <pscan/policies/cuda_common/tile/tile_input.cuh>
 #include <pscan/policies/cuda_common/tile/tile_io.cuh>
 #include <pscan/policies/cuda_common/tile/tile_scan.cuh>
 #include <pscan/policies/cuda_common/utility.cuh>
@@ -30,6 +31,7 @@ struct no_init {};
 // a tile as they place a pointer.
 template <class InIt, class Heads, class Init = no_init>
 struct segmented_input {
+  static constexpr tile_input tile_kind = tile_input::segmented;
   InIt values;
   Heads heads;
   Init init;
@@ -46,11 +48,6 @@ using segmented_value_t =
     std::conditional_t<std::is_same_v<Init, no_init>,
                        typename std::iterator_traits<InIt>::value_type,
                        pscan::detail::init_value_t<Init>>;
-
-template <class T>
-inline constexpr bool is_segmented_input_v = false;
-template <class InIt, class Heads, class Init>
-inline constexpr bool is_segmented_input_v<segmented_input<InIt, Heads, Init>> = true;
 
 // Accumulators A = flagged<T> (Lifted = lifted_op) over values T in the tile.
 template <class A, int BLOCK_THREADS, int ITEMS, class Barrier = block_barrier>

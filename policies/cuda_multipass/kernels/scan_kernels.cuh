@@ -9,6 +9,7 @@
 #include <pscan/policies/cuda_common/target.cuh>
 #include <pscan/policies/cuda_common/tile/reduce_by_key_tile.cuh>
 #include <pscan/policies/cuda_common/tile/segmented_tile_scan.cuh>
+#include <pscan/policies/cuda_common/tile/tile_input.cuh>
 #include <pscan/policies/cuda_common/tile/tile_scan.cuh>
 
 #include <pscan/future_value.hpp>
@@ -21,22 +22,23 @@ namespace impl {
 // The tiles of a level: register tiles of the accumulator type A; over a segmented input
 // (accumulators flagged<T>), the segmented tile agent over its plain values T; over
 // reduce_by_key's keys and values (accumulators counted<T>), its own agent.
-template <cuda_common::target Target, class A, class InIt>
+template <cuda_common::target Target, class A, class InIt,
+          cuda_common::tile_input Kind = cuda_common::tile_input_v<InIt>>
 struct level_tile {
   using cfg = tuning<A, Target>;
   using agent = cuda_common::tile_scan<A, cfg::block_threads, cfg::items>;
   static constexpr int tile_items = cfg::tile_items;
 };
-template <cuda_common::target Target, class A, class InIt, class Heads, class Init>
-struct level_tile<Target, A, cuda_common::segmented_input<InIt, Heads, Init>> {
+template <cuda_common::target Target, class A, class InIt>
+struct level_tile<Target, A, InIt, cuda_common::tile_input::segmented> {
   using cfg = tuning<decltype(A::value), Target>;
   using agent = cuda_common::segmented_tile_scan<A, cfg::block_threads, cfg::items>;
   static constexpr int tile_items = cfg::tile_items;
 };
-template <cuda_common::target Target, class A, class KeyIt, class InIt, class KeyEq>
-struct level_tile<Target, A, cuda_common::run_input<KeyIt, InIt, KeyEq>> {
+template <cuda_common::target Target, class A, class InIt>
+struct level_tile<Target, A, InIt, cuda_common::tile_input::runs> {
   using T = decltype(A::value);
-  using K = typename cuda_common::run_input<KeyIt, InIt, KeyEq>::key_type;
+  using K = typename InIt::key_type;
   using cfg = tuning<T, Target>;
   using agent = cuda_common::reduce_by_key_tile<
       T, K, cfg::block_threads, cuda_common::run_items_v<K, T, cfg::run_thread_bytes>>;
@@ -48,7 +50,7 @@ using level_tile_for = level_tile<Build::target, A, InIt>;
 // Whether a level's tiles reduce through their agent (a segmented input, reduce_by_key's).
 template <class InIt>
 inline constexpr bool agent_reduces_v =
-    cuda_common::is_segmented_input_v<InIt> || cuda_common::is_run_input_v<InIt>;
+    cuda_common::tile_input_v<InIt> != cuda_common::tile_input::values;
 
 // totals[tile] = the ordered reduction of tile `tile` of first[0..n).
 template <class Archs, class A, class InIt, class Op>
