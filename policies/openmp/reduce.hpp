@@ -4,7 +4,7 @@
 
 #include <pscan/detail/index_iterator.hpp>
 #include <pscan/policies/openmp/partials.hpp>
-#include <pscan/policies/openmp/policy.hpp>
+#include <pscan/policies/openmp/scheduler.hpp>
 #include <pscan/policies/sequential/sequential.hpp>
 
 #include <cstdint>

@@ -15,7 +15,7 @@
 #include <pscan/detail/grouping.hpp>
 #include <pscan/detail/index_iterator.hpp>
 #include <pscan/policies/openmp/partials.hpp>
-#include <pscan/policies/openmp/policy.hpp>
+#include <pscan/policies/openmp/scheduler.hpp>
 #include <pscan/policies/openmp/scan_passes.hpp>
 #include <pscan/policies/openmp/segmented_chunks.hpp>
 #include <pscan/policies/sequential/sequential.hpp>

@@ -9,7 +9,7 @@
 #include <pscan/detail/host_offsets.hpp>
 #include <pscan/detail/merge_path.hpp>
 #include <pscan/policies/openmp/partials.hpp>
-#include <pscan/policies/openmp/policy.hpp>
+#include <pscan/policies/openmp/scheduler.hpp>
 #include <pscan/policies/openmp/reduce.hpp>
 
 #include <algorithm>
