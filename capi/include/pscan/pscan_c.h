@@ -9,7 +9,8 @@
  * Data: pointers to contiguous arrays of `dtype` elements, in host memory for the CPU backends and
  * in device memory (or memory the device can read, such as managed memory) for PSCAN_CUDA_CHAINED.
  * Offsets are int64 in the memory of the values. Scalars (init, results, run counts) always live
- * on the host. A scan may run in place (out == in).
+ * on the host. A null array is accepted where it holds no element (n == 0). A scan, by offsets
+ * too, may run in place (out == in); reduce_by_key's outputs must not overlap its inputs.
  *
  * PSCAN_CUDA_CHAINED runs on the policy's stream and returns without waiting, except where a
  * result comes back to the host (pscan_reduce, pscan_reduce_by_key's run count), which waits
@@ -93,8 +94,8 @@ PSCAN_C_API pscan_status pscan_inclusive_scan(const pscan_policy* policy, pscan_
                                               pscan_op op, const void* in, void* out, int64_t n);
 
 /* out[i] = init op in[0] op ... op in[i-1]; init points to one `dtype` value, or is NULL for the
- * operator's identity: 0 for the sums; for PSCAN_MIN the type's largest value (+inf for floats),
- * for PSCAN_MAX its lowest (-inf). */
+ * operator's identity: +0 for the sums (so a sum of -0.0 values gives +0.0); for PSCAN_MIN the
+ * type's largest value (+inf for floats), for PSCAN_MAX its lowest (-inf). */
 PSCAN_C_API pscan_status pscan_exclusive_scan(const pscan_policy* policy, pscan_dtype dtype,
                                               pscan_op op, const void* in, void* out, int64_t n,
                                               const void* init);
