@@ -111,11 +111,19 @@ def default_cpu_policy() -> Policy:
     return _default_cpu
 
 
+def _torch_current_stream(torch, device) -> int:
+    # The raw handle, without the torch.cuda.Stream object current_stream() builds (microseconds).
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None and device is not None:
+        return raw(device)
+    return torch.cuda.current_stream(device).cuda_stream
+
+
 def _current_stream(first) -> int:
     """The stream a GPU call on `first` runs on when its policy names none: the caller's current
     stream in first's library (torch, cupy), the __cuda_array_interface__ stream entry, else 0."""
     if first.lib == "torch":
-        return sys.modules["torch"].cuda.current_stream(first.device).cuda_stream
+        return _torch_current_stream(sys.modules["torch"], first.device)
     if first.lib == "cupy":
         return sys.modules["cupy"].cuda.get_current_stream().ptr
     if first.stream is not None:
@@ -137,7 +145,11 @@ def ambient_stream() -> int:
 
 def _device_context(first):
     if first.lib == "torch":
-        return sys.modules["torch"].cuda.device(first.device)
+        torch = sys.modules["torch"]
+        # Entering torch.cuda.device costs microseconds: only where the device changes.
+        if first.device is None or first.device == torch.cuda.current_device():
+            return contextlib.nullcontext()
+        return torch.cuda.device(first.device)
     if first.lib == "cupy":
         return sys.modules["cupy"].cuda.Device(first.device)
     return contextlib.nullcontext()
