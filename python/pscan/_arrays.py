@@ -88,7 +88,8 @@ def _not_contiguous(name, strides, hint):
                            f"copy ({hint})")
 
 
-def _from_numpy(a, name, obj):
+def _numpy_like_dtype(a, name, library):
+    """The dtype code of a 1-D, C-contiguous numpy or cupy array (both have numpy's attributes)."""
     if a.ndim != 1:
         raise _not_1d(name, a.shape)
     dt = a.dtype
@@ -96,7 +97,12 @@ def _from_numpy(a, name, obj):
     if code is None or not dt.isnative:
         raise _bad_dtype(name, dt)
     if not a.flags.c_contiguous:
-        raise _not_contiguous(name, a.strides, "numpy.ascontiguousarray")
+        raise _not_contiguous(name, a.strides, f"{library}.ascontiguousarray")
+    return code
+
+
+def _from_numpy(a, name, obj):
+    code = _numpy_like_dtype(a, name, "numpy")
     if not a.flags.aligned:
         raise InvalidArgument(f"{name} is not aligned to its element size")
     return Array(obj, name, "numpy", False, None, a.ctypes.data, code, a.shape[0],
@@ -134,14 +140,7 @@ def _from_torch(t, name, torch):
 
 
 def _from_cupy(a, name):
-    if a.ndim != 1:
-        raise _not_1d(name, a.shape)
-    dt = a.dtype
-    code = _BY_KIND_SIZE.get((dt.kind, dt.itemsize))
-    if code is None or not dt.isnative:
-        raise _bad_dtype(name, dt)
-    if not a.flags.c_contiguous:
-        raise _not_contiguous(name, a.strides, "cupy.ascontiguousarray")
+    code = _numpy_like_dtype(a, name, "cupy")
     return Array(a, name, "cupy", True, a.device.id, a.data.ptr, code, a.shape[0])
 
 
