@@ -1,4 +1,4 @@
-"""Test setup: the package from this checkout, and one random seed a session (PSCAN_TEST_SEED)."""
+"""Test setup: the pscan package of this source tree, and one random seed a run (PSCAN_TEST_SEED)."""
 
 import os
 import random
@@ -17,8 +17,8 @@ def pytest_report_header(config):
 
 @pytest.fixture
 def rng(request):
-    """A numpy Generator of the session's seed and the test's own id: fresh data each session,
-    reproducible with PSCAN_TEST_SEED."""
+    """A numpy Generator of the run's seed and the test's own id: new data every run, the same
+    data again with the same PSCAN_TEST_SEED."""
     import zlib
 
     import numpy as np
