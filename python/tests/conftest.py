@@ -1,4 +1,4 @@
-"""Test setup: the pscan package of this source tree, and one random seed a run (PSCAN_TEST_SEED)."""
+"""Test setup: the pscan package of this source tree, one random seed a run (PSCAN_TEST_SEED)."""
 
 import os
 import random
