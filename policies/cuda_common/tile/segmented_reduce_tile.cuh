@@ -6,7 +6,9 @@
 // by cp.async while one is worked on. Its ends come 32 at a time into a window of registers, one
 // a lane, checked against the end before each as they arrive. A chunk with no end costs what a
 // plain reduction does: each lane folds its ITEMS (a blocked read of the tile layout, tile_io),
-// then one warp reduction joins the open segment. A chunk with ends marks a head byte where each
+// then one warp reduction joins the open segment; the whole chunks after it before the next end
+// skip shared memory, read into registers as the plain reduction reads them (a long segment
+// then streams at a reduction's speed). A chunk with ends marks a head byte where each
 // starts the next segment, folds each lane's elements after its last head, carries the lanes'
 // open segments across the warp by a scan with the lifted operator (Blelloch 1990), and rewrites
 // each element as its segment's value so far: each end then reads its segment's value at its
@@ -17,6 +19,7 @@
 // path bounds the ends and elements a walk takes, and every position is checked against the
 // chunk before it is used.
 
+#include <pscan/policies/cuda_common/block/block_range_reduce.cuh>
 #include <pscan/policies/cuda_common/tile/async_copy.cuh>
 #include <pscan/policies/cuda_common/tile/merge_path.cuh>
 #include <pscan/policies/cuda_common/tile/tile_heads.cuh>
@@ -202,9 +205,6 @@ struct segmented_reduce_warp {
         }
       }
       __syncwarp();  // the chunk is in, and the other buffer's last reads are over
-      arriving = !last_chunk && fetch_async(values, base + q, min(b_end, q + chunk_items) - q,
-                                            s.chunks.data() + (buffer ^ 1) * chunk_items);
-      const int thread_valid = min(max(len - lane * ITEMS, 0), ITEMS);
       // The lanes of the window starting at end w whose end falls in the chunk: its leading
       // lanes with an end at most q (in the last chunk every end left, so that bad offsets
       // cannot strand one).
@@ -213,8 +213,21 @@ struct segmented_reduce_warp {
             __ballot_sync(full_warp_mask, w + lane < a_end && (e <= q || last_chunk));
         return in == full_warp_mask ? warp_threads : __ffs(~in) - 1;
       };
-      if (ends_in_chunk(end_at, window) == 0) {
-        // No end: the chunk's total joins the open segment.
+      const bool has_ends = ends_in_chunk(end_at, window) != 0;
+      // Whole chunks after this one before the next end (and before the walk's last chunk)
+      // are read straight into registers, as a plain reduction does: [q, skip_end).
+      std::int64_t skip_end = q;
+      if (!has_ends && !last_chunk) {
+        const std::int64_t next_end = __shfl_sync(full_warp_mask, end_at, 0);
+        const std::int64_t limit = min(next_end, b_end) - 1;
+        skip_end = max(q, (base + limit) / chunk_items * chunk_items - base);
+      }
+      arriving = skip_end == q && !last_chunk &&
+                 fetch_async(values, base + q, min(b_end, q + chunk_items) - q,
+                             s.chunks.data() + (buffer ^ 1) * chunk_items);
+      const int thread_valid = min(max(len - lane * ITEMS, 0), ITEMS);
+      if (!has_ends) {
+        // No end: the chunk's total joins the open segment, then the skipped chunks'.
         if (len > 0) {
           A x;
           layout::template for_thread_items<false>(region, thread_valid, [&](const A& y, int k) {
@@ -222,6 +235,10 @@ struct segmented_reduce_warp {
           });
           const A total = len == chunk_items ? warp_reduce(x, op)
                                              : warp_reduce(x, op, ceil_div(len, ITEMS));
+          running = join(running, partial<A>{true, total}, op);
+        }
+        for (std::int64_t c = q; c < skip_end; c += chunk_items) {
+          const A total = warp_segment_reduce<ITEMS, A>(values + (base + c), chunk_items, op);
           running = join(running, partial<A>{true, total}, op);
         }
       } else {
@@ -304,7 +321,7 @@ struct segmented_reduce_warp {
         load_window(window, last_end, end_at, start_at);
       }
       if (last_chunk) break;
-      p = q;
+      p = skip_end;
       buffer ^= 1;
     }
     stretch_walk<A> walk;
