@@ -1,11 +1,11 @@
 // The C interface's requests on pscan::cuda_chained, for the element type this translation unit
 // is compiled for (PSCAN_C_CUDA_TYPE; CMake compiles one per type, to spread the kernels' build),
-// and what the other types' units share: the device's presence, the wait and the offsets' end.
+// and what the other types' units share: the device's presence, the wait and the checked offsets.
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <pscan/runtime/check.cuh>
+#include <pscan/policies/cuda_common/algorithms/checked_offsets.cuh>
 #include <type_traits>
 
 #include "calls.hpp"
@@ -62,14 +62,10 @@ void synchronize_cuda(const pscan_policy& policy) {
   pscan::cuda_chained.on(static_cast<cudaStream_t>(policy.stream)).synchronize();
 }
 
-std::int64_t last_offset_cuda(const pscan_policy& policy, const std::int64_t* offsets,
-                              std::int64_t num_offsets) {
-  const auto stream = static_cast<cudaStream_t>(policy.stream);
-  std::int64_t last = 0;
-  PSCAN_CUDA_CHECK(cudaMemcpyAsync(&last, offsets + num_offsets - 1, sizeof last,
-                                   cudaMemcpyDeviceToHost, stream));
-  PSCAN_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return last;
+std::int64_t checked_offsets_last_cuda(const pscan_policy& policy, const char* name,
+                                       const std::int64_t* offsets, std::int64_t num_offsets) {
+  const auto p = pscan::cuda_chained.on(static_cast<cudaStream_t>(policy.stream));
+  return cuda_common::check_offsets(p, name, offsets, num_offsets).last;
 }
 
 #endif

@@ -63,8 +63,10 @@ void check_count(const char* name, const char* what, std::int64_t n) {
   check(n >= 0, name, std::string("`") + what + "` is " + std::to_string(n) + ", below 0");
 }
 
-// offsets[num_offsets - 1] <= n: pscan checks the order of the offsets, not where they end.
-void check_offsets_end(const char* name, const pscan_policy& policy, const request& r) {
+// offsets[num_offsets - 1] <= n: pscan checks the order of the offsets, not where they end. On
+// the GPU, checked, one pass on the device checks both (one wait), and the call then runs
+// without checking them again (policy.checked cleared).
+void check_offsets_end(const char* name, pscan_policy& policy, const request& r) {
   check_count(name, "n", r.n);
   check_count(name, "num_offsets", r.num_offsets);
   if (r.num_offsets < 2) return;
@@ -74,7 +76,8 @@ void check_offsets_end(const char* name, const pscan_policy& policy, const reque
     last = r.offsets[r.num_offsets - 1];
 #if PSCAN_C_CUDA
   } else if (policy.checked) {
-    last = last_offset_cuda(policy, r.offsets, r.num_offsets);
+    last = checked_offsets_last_cuda(policy, name, r.offsets, r.num_offsets);
+    policy.checked = 0;
 #endif
   } else {
     return;  // unchecked: no wait for the device (the header says so)
@@ -117,15 +120,17 @@ pscan_status guarded(const char* name, Body&& body) noexcept {
   }
 }
 
-// The entries' shape: checks, then the request on the policy's backend.
+// The entries' shape: checks, then the request on the policy's backend (the request's checks
+// may settle what the policy would check again).
 template <class Check>
 pscan_status call(const char* name, const pscan_policy* policy, const request& r,
                   Check&& check_request) noexcept {
   return guarded(name, [&] {
     check_policy(name, policy);
     check_types(name, r.dtype, r.op);
-    check_request(*policy);
-    run_on_backend(*policy, r);
+    pscan_policy run_policy = *policy;
+    check_request(run_policy);
+    run_on_backend(run_policy, r);
   });
 }
 
@@ -174,14 +179,14 @@ pscan_status pscan_synchronize(const pscan_policy* policy) {
 pscan_status pscan_inclusive_scan(const pscan_policy* policy, pscan_dtype dtype, pscan_op op,
                                   const void* in, void* out, int64_t n) {
   request r{algorithm::inclusive_scan, dtype, op, in, out, n};
-  return pscan::capi::call("pscan_inclusive_scan", policy, r, [](const pscan_policy&) {});
+  return pscan::capi::call("pscan_inclusive_scan", policy, r, [](pscan_policy&) {});
 }
 
 pscan_status pscan_exclusive_scan(const pscan_policy* policy, pscan_dtype dtype, pscan_op op,
                                   const void* in, void* out, int64_t n, const void* init) {
   request r{algorithm::exclusive_scan, dtype, op, in, out, n};
   r.init = init;
-  return pscan::capi::call("pscan_exclusive_scan", policy, r, [](const pscan_policy&) {});
+  return pscan::capi::call("pscan_exclusive_scan", policy, r, [](pscan_policy&) {});
 }
 
 pscan_status pscan_reduce(const pscan_policy* policy, pscan_dtype dtype, pscan_op op,
@@ -190,7 +195,7 @@ pscan_status pscan_reduce(const pscan_policy* policy, pscan_dtype dtype, pscan_o
   request r{algorithm::reduce, dtype, op, in, nullptr, n};
   r.init = init;
   r.result = result;
-  return pscan::capi::call(name, policy, r, [&](const pscan_policy&) {
+  return pscan::capi::call(name, policy, r, [&](pscan_policy&) {
     pscan::capi::check_scalar(name, "result", result);
   });
 }
@@ -202,7 +207,7 @@ pscan_status pscan_inclusive_scan_by_offsets(const pscan_policy* policy, pscan_d
   constexpr const char* name = "pscan_inclusive_scan_by_offsets";
   request r{algorithm::inclusive_scan_by_offsets, dtype, op, values, out, n, offsets, num_offsets};
   return pscan::capi::call(
-      name, policy, r, [&](const pscan_policy& p) { pscan::capi::check_offsets_end(name, p, r); });
+      name, policy, r, [&](pscan_policy& p) { pscan::capi::check_offsets_end(name, p, r); });
 }
 
 pscan_status pscan_exclusive_scan_by_offsets(const pscan_policy* policy, pscan_dtype dtype,
@@ -213,7 +218,7 @@ pscan_status pscan_exclusive_scan_by_offsets(const pscan_policy* policy, pscan_d
   request r{
       algorithm::exclusive_scan_by_offsets, dtype, op, values, out, n, offsets, num_offsets, init};
   return pscan::capi::call(
-      name, policy, r, [&](const pscan_policy& p) { pscan::capi::check_offsets_end(name, p, r); });
+      name, policy, r, [&](pscan_policy& p) { pscan::capi::check_offsets_end(name, p, r); });
 }
 
 pscan_status pscan_segmented_reduce(const pscan_policy* policy, pscan_dtype dtype, pscan_op op,
@@ -222,7 +227,7 @@ pscan_status pscan_segmented_reduce(const pscan_policy* policy, pscan_dtype dtyp
   constexpr const char* name = "pscan_segmented_reduce";
   request r{algorithm::segmented_reduce, dtype, op, values, out, n, offsets, num_offsets, init};
   return pscan::capi::call(
-      name, policy, r, [&](const pscan_policy& p) { pscan::capi::check_offsets_end(name, p, r); });
+      name, policy, r, [&](pscan_policy& p) { pscan::capi::check_offsets_end(name, p, r); });
 }
 
 pscan_status pscan_reduce_by_key(const pscan_policy* policy, pscan_dtype key_dtype,
@@ -235,7 +240,7 @@ pscan_status pscan_reduce_by_key(const pscan_policy* policy, pscan_dtype key_dty
   r.keys = keys;
   r.keys_out = keys_out;
   r.runs = runs;
-  return pscan::capi::call(name, policy, r, [&](const pscan_policy&) {
+  return pscan::capi::call(name, policy, r, [&](pscan_policy&) {
     pscan::capi::check(
         key_dtype == PSCAN_INT32 || key_dtype == PSCAN_INT64, name,
         "`key_dtype` is " + std::to_string(key_dtype) + ", not PSCAN_INT32 or PSCAN_INT64");

@@ -113,30 +113,31 @@ _torch_dtypes = None
 
 
 def _from_torch(t, name, torch):
+    # The cheapest of torch's accessors first (t.is_cuda, t.get_device(), t.numel() rather than
+    # t.device and t.shape): a GPU call's Python overhead is mostly these.
     global _torch_dtypes
     if _torch_dtypes is None:
         _torch_dtypes = {torch.int32: _capi.INT32, torch.int64: _capi.INT64,
                          torch.float32: _capi.FLOAT32, torch.float64: _capi.FLOAT64}
-    if t.layout != torch.strided:
+    if t.layout is not torch.strided:
         raise InvalidArgument(f"{name} has layout {t.layout}; pscan takes dense tensors")
     if t.dim() != 1:
         raise _not_1d(name, t.shape)
     code = _torch_dtypes.get(t.dtype)
     if code is None:
         raise _bad_dtype(name, t.dtype)
-    device = t.device
-    if device.type == "cuda":
-        gpu, index = True, device.index
-    elif device.type == "cpu":
+    if t.is_cuda:
+        gpu, index = True, t.get_device()
+    elif t.device.type == "cpu":
         gpu, index = False, None
     else:
-        raise InvalidArgument(f"{name} is on device {device}; pscan takes CPU and CUDA tensors")
+        raise InvalidArgument(f"{name} is on device {t.device}; pscan takes CPU and CUDA tensors")
     if not t.is_contiguous():
         raise _not_contiguous(name, tuple(t.stride()), "tensor.contiguous()")
     if t.requires_grad and torch.is_grad_enabled():
         raise InvalidArgument(f"{name} requires grad, and pscan records no autograd graph: pass "
                               f"{name}.detach() or call under torch.no_grad()")
-    return Array(t, name, "torch", gpu, index, t.data_ptr(), code, t.shape[0])
+    return Array(t, name, "torch", gpu, index, t.data_ptr(), code, t.numel())
 
 
 def _from_cupy(a, name):
@@ -254,22 +255,30 @@ def describe(obj, name) -> Array:
                     f"DLPack), got {type(obj).__name__}")
 
 
-def new(like: Array, n: int, dtype: int = None, zeros: bool = False):
-    """A new 1-D array of n elements, of like's library, memory and device."""
+def new(like: Array, n: int, dtype: int = None, zeros: bool = False, name: str = "out"):
+    """A new 1-D array of n elements, of like's library, memory and device, and its Array."""
     dtype = like.dtype if dtype is None else dtype
-    name = DTYPE_NAMES[dtype]
-    if like.lib == "numpy":
-        return (np.zeros if zeros else np.empty)(n, dtype=name)
     if like.lib == "torch":
         torch = sys.modules["torch"]
-        make = torch.zeros if zeros else torch.empty
-        return make(n, dtype=getattr(torch, name), device=like.obj.device)
-    if like.lib == "cupy":
+        t = like.obj
+        if zeros:
+            out = torch.zeros(n, dtype=getattr(torch, DTYPE_NAMES[dtype]), device=t.device)
+        elif n == like.n and dtype == like.dtype:
+            out = torch.empty_like(t)  # the cheapest of torch's allocations from Python
+        else:
+            out = t.new_empty(n, dtype=getattr(torch, DTYPE_NAMES[dtype]))
+        return out, Array(out, name, "torch", like.gpu, like.device, out.data_ptr(), dtype, n)
+    type_name = DTYPE_NAMES[dtype]
+    if like.lib == "numpy":
+        out = (np.zeros if zeros else np.empty)(n, dtype=type_name)
+    elif like.lib == "cupy":
         cupy = sys.modules["cupy"]
         with cupy.cuda.Device(like.device):
-            return (cupy.zeros if zeros else cupy.empty)(n, dtype=name)
-    raise TypeError(f"{like.name} is {like.where()} of no library pscan allocates with (numpy, "
-                    f"torch, cupy): pass the output array as out=")
+            out = (cupy.zeros if zeros else cupy.empty)(n, dtype=type_name)
+    else:
+        raise TypeError(f"{like.name} is {like.where()} of no library pscan allocates with "
+                        f"(numpy, torch, cupy): pass the output array as out=")
+    return out, describe(out, name)
 
 
 def as_int64_offsets(offsets):

@@ -68,8 +68,7 @@ def _output(out, like, n, name="out", dtype=None, zeros=False, in_place_of=None)
     """(object, Array) of the output: `out` checked, or a new array like `like`."""
     dtype = like.dtype if dtype is None else dtype
     if out is None:
-        out = new(like, n, dtype, zeros)
-        return out, describe(out, name)
+        return new(like, n, dtype, zeros, name)
     o = describe(out, name)
     if o.dtype != dtype:
         raise InvalidArgument(f"{name} has dtype {DTYPE_NAMES[o.dtype]}, but the result is "

@@ -1,6 +1,5 @@
 """Execution policies: which backend runs a call, and how."""
 
-import contextlib
 import ctypes
 import sys
 
@@ -112,11 +111,36 @@ def default_cpu_policy() -> Policy:
 
 
 def _torch_current_stream(torch, device) -> int:
-    # The raw handle, without the torch.cuda.Stream object current_stream() builds (microseconds).
+    # The raw handle, without the torch.cuda.Stream object current_stream() builds (8 us).
     raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
     if raw is not None and device is not None:
         return raw(device)
     return torch.cuda.current_stream(device).cuda_stream
+
+
+def _torch_current_device(torch) -> int:
+    # torch.cuda.current_device() checks torch's lazy initialization first (0.6 us, half of it).
+    get = getattr(torch._C, "_cuda_getDevice", None)
+    return get() if get is not None else torch.cuda.current_device()
+
+
+# The pscan_policy structs passed so far, by their fields (a call's policy and stream are most
+# often the ones before): building one costs more than finding it.
+_structs = {}
+_MAX_STRUCTS = 256
+
+
+def policy_ref(policy, stream: int = 0):
+    """A reference to the pscan_policy of `policy` on `stream` (where policy.stream is None)."""
+    key = (policy.backend, policy.threads, policy.stream if policy.stream is not None else stream,
+           policy.deterministic, policy.checked)
+    ref = _structs.get(key)
+    if ref is None:
+        if len(_structs) >= _MAX_STRUCTS:
+            _structs.clear()
+        ref = ctypes.byref(policy.struct(stream))  # byref keeps the struct alive
+        _structs[key] = ref
+    return ref
 
 
 def _current_stream(first) -> int:
@@ -144,22 +168,23 @@ def ambient_stream() -> int:
 
 
 def _device_context(first):
+    """What makes first's device current, or None where it already is (or has none)."""
     if first.lib == "torch":
         torch = sys.modules["torch"]
         # Entering torch.cuda.device costs microseconds: only where the device changes.
-        if first.device is None or first.device == torch.cuda.current_device():
-            return contextlib.nullcontext()
+        if first.device is None or first.device == _torch_current_device(torch):
+            return None
         return torch.cuda.device(first.device)
     if first.lib == "cupy":
         return sys.modules["cupy"].cuda.Device(first.device)
-    return contextlib.nullcontext()
+    return None
 
 
 class Call:
     """One call's policy over its arrays: checks where they live; entered, makes the arrays'
-    device current and sets `ref`, the pscan_policy to pass by reference."""
+    device current (where it is not) and sets `ref`, the pscan_policy to pass by reference."""
 
-    __slots__ = ("policy", "first", "ref", "_anchor", "_context", "_struct")
+    __slots__ = ("policy", "first", "ref", "_anchor", "_context")
 
     def __init__(self, policy, first):
         if policy is None:
@@ -176,7 +201,6 @@ class Call:
         self.ref = None
         self._anchor = first  # the array whose library gives the device and the current stream
         self._context = None
-        self._struct = None
 
     def add(self, *others):
         """Checks that `others` live where the first array does."""
@@ -192,14 +216,16 @@ class Call:
         return self
 
     def __enter__(self):
-        if self.policy.gpu:
-            self._context = _device_context(self._anchor)
-            self._context.__enter__()
-            stream = _current_stream(self._anchor) if self.policy.stream is None else 0
-            self._struct = self.policy.struct(stream)
+        policy = self.policy
+        if policy.gpu:
+            context = _device_context(self._anchor)
+            if context is not None:
+                context.__enter__()
+                self._context = context
+            stream = _current_stream(self._anchor) if policy.stream is None else 0
+            self.ref = policy_ref(policy, stream)
         else:
-            self._struct = self.policy.struct()
-        self.ref = ctypes.byref(self._struct)
+            self.ref = policy_ref(policy)
         return self
 
     def __exit__(self, *exc):

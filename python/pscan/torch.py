@@ -6,6 +6,8 @@ from . import _core
 from ._errors import InvalidArgument
 from ._policy import cuda_chained
 
+_UNCHECKED = cuda_chained(checked=False)
+
 # What an empty segment gives without `initial`, per reduce, over floating data: torch's values.
 # None: the operator's identity (0 for sums). Integer data take the identity for every reduce
 # (the dtype's lowest for "max", its largest for "min").
@@ -75,7 +77,7 @@ def segment_reduce(data, reduce="sum", *, lengths=None, indices=None, offsets=No
     init = initial
     if init is None and floating and reduce != "mean":
         init = EMPTY_SEGMENT[reduce]
-    policy = cuda_chained(checked=not unsafe) if data.is_cuda else None
+    policy = (_UNCHECKED if unsafe else cuda_chained) if data.is_cuda else None
     out = _core.segmented_reduce(data, offsets, op, init=init, policy=policy)
 
     if reduce == "mean":
