@@ -5,7 +5,9 @@
 // the chunk edges falling inside long segments, between single elements (32 ends and more a
 // chunk) and inside runs of empty segments longer than 32; one segment spans more blocks than
 // the last block finishes in one chunk, and then more chunks than one a block. Every value kind
-// (non-commutative and padded ones among them) against a host loop, on every CUDA policy. Bad
+// (non-commutative and padded ones among them) against a host loop, on every CUDA policy. Long
+// segments whose whole chunks skip shared memory end on a chunk edge or one off it, the values
+// 16-byte aligned or not. Bad
 // offsets anywhere among many blocks are reported by synchronize() naming the first (the values
 // buffer ends where the offsets say, so that compute-sanitizer sees any read past it), and the
 // call captures into a graph that replays. The scans by offsets that return nothing, which check
@@ -31,7 +33,7 @@ namespace {
 
 using conformance::random_source;
 
-enum class layout { singles, one_segment, empty_runs, long_and_short, many_blocks };
+enum class layout { singles, one_segment, empty_runs, long_and_short, many_blocks, chunk_edges };
 
 const char* name_of(layout l) {
   switch (l) {
@@ -45,6 +47,8 @@ const char* name_of(layout l) {
       return "segments of 1 .. 3 chunks between short ones";
     case layout::many_blocks:
       return "one segment over many blocks";
+    case layout::chunk_edges:
+      return "segments of 2 .. 5 chunks, ending on a chunk edge or one off";
   }
   return "?";
 }
@@ -85,25 +89,33 @@ std::vector<std::int64_t> make_offsets(random_source& random, layout l, std::int
         close(random.between(0, 2));
         if (left > 0) close(left - 3);
         break;
+      case layout::chunk_edges:  // stretch: a warp's chunk
+        close(random.between(0, 2));
+        if (left > 0) close(random.between(2, 5) * stretch + random.between(-1, 1));
+        break;
     }
   }
   return offsets;
 }
 
+// `shift`: the values start that many elements into their buffer (1: not 16-byte aligned).
 template <class Fixture, class K>
-void check_layout(random_source& random, layout l, std::int64_t merged, std::int64_t stretch) {
+void check_layout(random_source& random, layout l, std::int64_t merged, std::int64_t stretch,
+                  std::int64_t shift = 0) {
   const std::string layout_name = name_of(l);
-  INFO("layout: ", layout_name, ", merged items: ", merged);
+  INFO("layout: ", layout_name, ", merged items: ", merged, ", values shifted by ", shift);
   const typename K::op_type op{};
   const std::vector<std::int64_t> offsets = make_offsets(random, l, merged, stretch);
-  const auto values = conformance::make_values<K>(random, offsets.back() + random.between(0, 2));
+  const auto buffer =
+      conformance::make_values<K>(random, shift + offsets.back() + random.between(0, 2));
+  const std::vector<typename K::value_type> values(buffer.begin() + shift, buffer.end());
   const auto segments = static_cast<std::int64_t>(offsets.size()) - 1;
   REQUIRE(segments + offsets.back() - offsets.front() == merged);
-  auto in = Fixture::upload(values);
+  auto in = Fixture::upload(buffer);
   auto offs = Fixture::upload(offsets);
   auto out = Fixture::upload(conformance::make_values<K>(random, segments));
-  pscan::segmented_reduce(Fixture::policy(), in.begin(), offs.begin(), offs.end(), out.begin(),
-                          K::init(), op);
+  pscan::segmented_reduce(Fixture::policy(), in.begin() + shift, offs.begin(), offs.end(),
+                          out.begin(), K::init(), op);
   conformance::check_equal(conformance::expected_segmented_reduce(values, offsets, K::init(), op),
                            Fixture::download(out));
 }
@@ -116,6 +128,15 @@ std::int64_t least_stretch() {
     using cfg =
         pscan::cuda_common::segmented_reduce_tuning<T, decltype(build)::target>;
     return std::int64_t{cfg::block_threads} * cfg::items;
+  });
+}
+
+// Elements of a warp's chunk, in the tuning of the build the device runs.
+template <class T>
+std::int64_t warp_chunk() {
+  return pscan::cuda_common::with_build([](auto build) {
+    using cfg = pscan::cuda_common::segmented_reduce_tuning<T, decltype(build)::target>;
+    return std::int64_t{32} * cfg::items;
   });
 }
 
@@ -135,6 +156,32 @@ TEST_CASE_TEMPLATE("segmented_reduce chunks of merged items", Fixture, CUDA_FIXT
               check_layout<Fixture, K>(random, l, merged, stretch);
             }
           }
+        }
+      });
+}
+
+// Long segments: the whole chunks before a segment's end skip shared memory (read straight into
+// registers, vectorized where the values are 16-byte aligned); the chunk after them, holding the
+// end, takes the shared-memory walk.
+TEST_CASE_TEMPLATE("segmented_reduce of long segments ending at chunk edges, values aligned or not",
+                   Fixture, CUDA_FIXTURES) {
+  CONFORMANCE_SEEDED_RANDOM(random);
+  // A full wave of blocks with several chunks a warp: fewer leave each warp one chunk or none.
+  int device = 0, sm_count = 0;
+  PSCAN_CUDA_CHECK(cudaGetDevice(&device));
+  PSCAN_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
+  const std::int64_t blocks = std::int64_t{sm_count} * 2048 / 256;
+  conformance::for_each_kind_and_size(
+      conformance::kind_list<conformance::float_plus, conformance::affine_chain,
+                             conformance::vec3_sum>{},
+      {0, 1}, [&](auto kind, std::int64_t shift) {
+        using K = decltype(kind);
+        const std::int64_t stretch = least_stretch<typename K::value_type>();
+        const std::int64_t chunk = warp_chunk<typename K::value_type>();
+        for (std::int64_t waves : {4, 7}) {
+          check_layout<Fixture, K>(random, layout::chunk_edges,
+                                   conformance::capped(waves * blocks * stretch + 5), chunk,
+                                   shift);
         }
       });
 }
