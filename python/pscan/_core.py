@@ -89,11 +89,6 @@ def _disjoint(o, *inputs):
             raise InvalidArgument(f"{o.name} overlaps {a.name}: pass disjoint arrays")
 
 
-def _check(status, function):
-    if status:
-        _capi.raise_status(status, function)
-
-
 def inclusive_scan(x, op="sum", *, out=None, policy=None):
     """out[i] = x[0] op ... op x[i]; returns out (new, like x, when None; out may be x).
 
@@ -103,9 +98,8 @@ def inclusive_scan(x, op="sum", *, out=None, policy=None):
     a = describe(x, "x")
     call = Call(policy, a)
     out, o = _output(out, a, a.n, in_place_of=a)
-    with call.add(o) as c:
-        _check(_capi.inclusive_scan(c.ref, a.dtype, code, a.ptr, o.ptr, a.n),
-               "pscan_inclusive_scan")
+    call.add(o).run(_capi.inclusive_scan, "pscan_inclusive_scan", a.dtype, code, a.ptr, o.ptr,
+                    a.n)
     return out
 
 
@@ -118,9 +112,8 @@ def exclusive_scan(x, op="sum", *, init=None, out=None, policy=None):
     call = Call(policy, a)
     init_p = _init_pointer(init, a.dtype)
     out, o = _output(out, a, a.n, in_place_of=a)
-    with call.add(o) as c:
-        _check(_capi.exclusive_scan(c.ref, a.dtype, code, a.ptr, o.ptr, a.n, init_p),
-               "pscan_exclusive_scan")
+    call.add(o).run(_capi.exclusive_scan, "pscan_exclusive_scan",
+                    a.dtype, code, a.ptr, o.ptr, a.n, init_p)
     return out
 
 
@@ -132,9 +125,8 @@ def reduce(x, op="sum", *, init=None, policy=None):
     call = Call(policy, a)
     init_p = _init_pointer(init, a.dtype)
     result = _CTYPES[a.dtype]()
-    with call as c:
-        _check(_capi.reduce(c.ref, a.dtype, code, a.ptr, a.n, init_p, ctypes.byref(result)),
-               "pscan_reduce")
+    call.run(_capi.reduce, "pscan_reduce", a.dtype, code, a.ptr, a.n, init_p,
+             ctypes.byref(result))
     return _result(result, a.dtype)
 
 
@@ -156,9 +148,8 @@ def inclusive_scan_by_offsets(values, offsets, op="sum", *, out=None, policy=Non
     v, off, call = _segments(values, offsets, policy)
     out, o = _output(out, v, v.n, zeros=True, in_place_of=v)
     _disjoint(o, off)
-    with call.add(o) as c:
-        _check(_capi.inclusive_scan_by_offsets(c.ref, v.dtype, code, v.ptr, v.n, off.ptr,
-                                               off.n, o.ptr), "pscan_inclusive_scan_by_offsets")
+    call.add(o).run(_capi.inclusive_scan_by_offsets, "pscan_inclusive_scan_by_offsets",
+                    v.dtype, code, v.ptr, v.n, off.ptr, off.n, o.ptr)
     return out
 
 
@@ -172,10 +163,8 @@ def exclusive_scan_by_offsets(values, offsets, op="sum", *, init=None, out=None,
     init_p = _init_pointer(init, v.dtype)
     out, o = _output(out, v, v.n, zeros=True, in_place_of=v)
     _disjoint(o, off)
-    with call.add(o) as c:
-        _check(_capi.exclusive_scan_by_offsets(c.ref, v.dtype, code, v.ptr, v.n, off.ptr,
-                                               off.n, o.ptr, init_p),
-               "pscan_exclusive_scan_by_offsets")
+    call.add(o).run(_capi.exclusive_scan_by_offsets, "pscan_exclusive_scan_by_offsets",
+                    v.dtype, code, v.ptr, v.n, off.ptr, off.n, o.ptr, init_p)
     return out
 
 
@@ -188,9 +177,8 @@ def segmented_reduce(values, offsets, op="sum", *, init=None, out=None, policy=N
     init_p = _init_pointer(init, v.dtype)
     out, o = _output(out, v, max(off.n - 1, 0))
     _disjoint(o, v, off)
-    with call.add(o) as c:
-        _check(_capi.segmented_reduce(c.ref, v.dtype, code, v.ptr, v.n, off.ptr, off.n,
-                                      o.ptr, init_p), "pscan_segmented_reduce")
+    call.add(o).run(_capi.segmented_reduce, "pscan_segmented_reduce",
+                    v.dtype, code, v.ptr, v.n, off.ptr, off.n, o.ptr, init_p)
     return out
 
 
@@ -212,9 +200,9 @@ def reduce_by_key(keys, values, op="sum", *, keys_out=None, values_out=None, pol
     _disjoint(ko, k, v)
     _disjoint(vo, k, v, ko)
     runs = ctypes.c_int64()
-    with call.add(ko, vo) as c:
-        _check(_capi.reduce_by_key(c.ref, k.dtype, v.dtype, code, k.ptr, v.ptr, k.n, ko.ptr,
-                                   vo.ptr, ctypes.byref(runs)), "pscan_reduce_by_key")
+    call.add(ko, vo).run(_capi.reduce_by_key, "pscan_reduce_by_key",
+                         k.dtype, v.dtype, code, k.ptr, v.ptr, k.n, ko.ptr, vo.ptr,
+                         ctypes.byref(runs))
     return keys_out[:runs.value], values_out[:runs.value]
 
 
@@ -222,7 +210,12 @@ def cumsum(x, *, exact=False, out=None, policy=None):
     """The cumulative sum of a 1-D array, like numpy.cumsum / torch.cumsum but in x's own dtype
     (int32 stays int32 and wraps); exact=True: each output is the correctly rounded sum of the
     exact values (the same bits on every backend and run)."""
-    return inclusive_scan(x, "exact_sum" if exact else "sum", out=out, policy=policy)
+    a = describe(x, "x")
+    call = Call(policy, a)
+    out, o = _output(out, a, a.n, in_place_of=a)
+    call.add(o).run(_capi.inclusive_scan, "pscan_inclusive_scan", a.dtype,
+                    _capi.EXACT_SUM if exact else _capi.SUM, a.ptr, o.ptr, a.n)
+    return out
 
 
 def synchronize(policy=None):
@@ -237,4 +230,6 @@ def synchronize(policy=None):
     elif not isinstance(policy, Policy):
         raise TypeError(f"policy must be a pscan policy, got {type(policy).__name__}")
     struct = policy.struct(ambient_stream() if policy.gpu and policy.stream is None else 0)
-    _check(_capi.synchronize(ctypes.byref(struct)), "pscan_synchronize")
+    status = _capi.synchronize(ctypes.byref(struct))
+    if status:
+        _capi.raise_status(status, "pscan_synchronize")

@@ -181,10 +181,9 @@ def _device_context(first):
 
 
 class Call:
-    """One call's policy over its arrays: checks where they live; entered, makes the arrays'
-    device current (where it is not) and sets `ref`, the pscan_policy to pass by reference."""
+    """One call's policy over its arrays: checks where they live, then runs the C call."""
 
-    __slots__ = ("policy", "first", "ref", "_anchor", "_context")
+    __slots__ = ("policy", "first", "_anchor")
 
     def __init__(self, policy, first):
         if policy is None:
@@ -198,9 +197,7 @@ class Call:
                                   f"{first.where()}")
         self.policy = policy
         self.first = first
-        self.ref = None
         self._anchor = first  # the array whose library gives the device and the current stream
-        self._context = None
 
     def add(self, *others):
         """Checks that `others` live where the first array does."""
@@ -215,21 +212,24 @@ class Call:
                 self._anchor = other
         return self
 
-    def __enter__(self):
+    def run(self, function, name, *args):
+        """function(policy struct by reference, *args) with the arrays' device current (on the
+        caller's current stream where the policy names none); raises what a nonzero status says
+        (function: pscan_<name> of the C library)."""
         policy = self.policy
+        context = None
         if policy.gpu:
-            context = _device_context(self._anchor)
+            anchor = self._anchor
+            context = _device_context(anchor)
             if context is not None:
                 context.__enter__()
-                self._context = context
-            stream = _current_stream(self._anchor) if policy.stream is None else 0
-            self.ref = policy_ref(policy, stream)
+            ref = policy_ref(policy, _current_stream(anchor) if policy.stream is None else 0)
         else:
-            self.ref = policy_ref(policy)
-        return self
-
-    def __exit__(self, *exc):
-        if self._context is not None:
-            self._context.__exit__(*exc)
-            self._context = None
-        return False
+            ref = policy_ref(policy)
+        try:
+            status = function(ref, *args)
+        finally:
+            if context is not None:
+                context.__exit__(None, None, None)
+        if status:
+            _capi.raise_status(status, name)
