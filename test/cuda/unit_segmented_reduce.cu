@@ -131,6 +131,14 @@ std::int64_t least_stretch() {
   });
 }
 
+// The current device's SMs.
+std::int64_t sm_count() {
+  int device = 0, count = 0;
+  PSCAN_CUDA_CHECK(cudaGetDevice(&device));
+  PSCAN_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  return count;
+}
+
 // Elements of a warp's chunk, in the tuning of the build the device runs.
 template <class T>
 std::int64_t warp_chunk() {
@@ -167,10 +175,7 @@ TEST_CASE_TEMPLATE("segmented_reduce of long segments ending at chunk edges, val
                    Fixture, CUDA_FIXTURES) {
   CONFORMANCE_SEEDED_RANDOM(random);
   // A full wave of blocks with several chunks a warp: fewer leave each warp one chunk or none.
-  int device = 0, sm_count = 0;
-  PSCAN_CUDA_CHECK(cudaGetDevice(&device));
-  PSCAN_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-  const std::int64_t blocks = std::int64_t{sm_count} * 2048 / 256;
+  const std::int64_t blocks = sm_count() * 2048 / 256;
   conformance::for_each_kind_and_size(
       conformance::kind_list<conformance::float_plus, conformance::affine_chain,
                              conformance::vec3_sum>{},
@@ -193,10 +198,7 @@ TEST_CASE_TEMPLATE("segmented_reduce of one segment over many blocks", Fixture, 
   CONFORMANCE_SEEDED_RANDOM(random);
   using K = conformance::affine_chain;
   const std::int64_t stretch = least_stretch<K::value_type>();
-  int device = 0, sm_count = 0;
-  PSCAN_CUDA_CHECK(cudaGetDevice(&device));
-  PSCAN_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
-  const std::int64_t wave = std::int64_t{sm_count} * 2048 / 256;
+  const std::int64_t wave = sm_count() * 2048 / 256;
   for (std::int64_t merged : {stretch * 259 + 1, 3 * wave * stretch + 7}) {
     check_layout<Fixture, K>(random, layout::many_blocks, conformance::capped(merged), stretch);
   }
@@ -373,14 +375,11 @@ void check_scans_into(random_source& random, const std::vector<std::int64_t>& of
 TEST_CASE_TEMPLATE("scans by offsets returning nothing, across the shapes of their stretches",
                    Fixture, CUDA_FIXTURES) {
   CONFORMANCE_SEEDED_RANDOM(random);
-  int device = 0, sm_count = 0;
-  PSCAN_CUDA_CHECK(cudaGetDevice(&device));
-  PSCAN_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device));
   const auto run = [&](auto kind) {
     using K = decltype(kind);
     const std::int64_t tile = chained_tile_items<typename K::value_type>();
     // A wave holds at most 8 blocks an SM (2048 threads of 256).
-    const std::int64_t wave_tiles = std::int64_t{sm_count} * 8;
+    const std::int64_t wave_tiles = sm_count() * 8;
     for (std::int64_t n : {tile - 1, tile, tile + 1, 37 * tile + 5, wave_tiles * tile + 1,
                            3 * wave_tiles * tile + 7}) {
       if (n > conformance::size_cap()) continue;
