@@ -144,10 +144,5 @@ void run_cuda(const pscan_policy& policy, const request& r);
 bool cuda_available();
 // Waits for the policy's stream and throws what its unchecked calls found.
 void synchronize_cuda(const pscan_policy& policy);
-// Checks offsets[0 .. num_offsets) in device memory as pscan's checked mode does (throws
-// pscan::invalid_argument naming `name` and the first bad one) and returns the last, in one pass
-// on the policy's stream, waited for.
-std::int64_t checked_offsets_last_cuda(const pscan_policy& policy, const char* name,
-                                       const std::int64_t* offsets, std::int64_t num_offsets);
 
 }  // namespace pscan::capi

@@ -1,11 +1,11 @@
 // The C interface's requests on pscan::cuda_chained, for the element type this translation unit
 // is compiled for (PSCAN_C_CUDA_TYPE; CMake compiles one per type, to spread the kernels' build),
-// and what the other types' units share: the device's presence, the wait and the checked offsets.
+// and what the other types' units share: the device's presence and the wait.
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <pscan/policies/cuda_common/algorithms/checked_offsets.cuh>
+#include <pscan/runtime/check.cuh>
 #include <type_traits>
 
 #include "calls.hpp"
@@ -18,9 +18,13 @@ void run_cuda_typed(const pscan_policy& policy, const request& r);
 #if defined(PSCAN_C_CUDA_TYPE)
 
 namespace {
-auto chained_policy(const pscan_policy& policy) {
+// Checked, the offsets' pass on the device also checks that they end within the n values.
+auto chained_policy(const pscan_policy& policy, const request& r) {
   auto p = pscan::cuda_chained.on(static_cast<cudaStream_t>(policy.stream));
-  return policy.checked ? p.checked() : p;
+  if (!policy.checked) return p;
+  p = p.checked();
+  p.values_count = r.n;
+  return p;
 }
 }  // namespace
 
@@ -32,9 +36,9 @@ void run_cuda_typed<PSCAN_C_CUDA_TYPE>(const pscan_policy& policy, const request
   with_operator<T>(r.op, [&](auto op, T) {
     using Op = decltype(op);
     if constexpr (std::is_floating_point_v<T> && std::is_same_v<Op, plus<>>) {
-      if (policy.deterministic) return run<Op, T>(chained_policy(policy).deterministic(), r);
+      if (policy.deterministic) return run<Op, T>(chained_policy(policy, r).deterministic(), r);
     }
-    run<Op, T>(chained_policy(policy), r);
+    run<Op, T>(chained_policy(policy, r), r);
   });
 }
 
@@ -60,12 +64,6 @@ bool cuda_available() {
 
 void synchronize_cuda(const pscan_policy& policy) {
   pscan::cuda_chained.on(static_cast<cudaStream_t>(policy.stream)).synchronize();
-}
-
-std::int64_t checked_offsets_last_cuda(const pscan_policy& policy, const char* name,
-                                       const std::int64_t* offsets, std::int64_t num_offsets) {
-  const auto p = pscan::cuda_chained.on(static_cast<cudaStream_t>(policy.stream));
-  return cuda_common::check_offsets(p, name, offsets, num_offsets).last;
 }
 
 #endif

@@ -63,25 +63,15 @@ void check_count(const char* name, const char* what, std::int64_t n) {
   check(n >= 0, name, std::string("`") + what + "` is " + std::to_string(n) + ", below 0");
 }
 
-// offsets[num_offsets - 1] <= n: pscan checks the order of the offsets, not where they end. On
-// the GPU, checked, one pass on the device checks both (one wait), and the call then runs
-// without checking them again (policy.checked cleared).
-void check_offsets_end(const char* name, pscan_policy& policy, const request& r) {
+// offsets[num_offsets - 1] <= n, in host memory. On the GPU the checked mode's pass on the device
+// checks it with the order (the policy's values_count: cuda_calls.cu); unchecked, it is trusted.
+void check_offsets_end(const char* name, const pscan_policy& policy, const request& r) {
   check_count(name, "n", r.n);
   check_count(name, "num_offsets", r.num_offsets);
   if (r.num_offsets < 2) return;
   check(r.offsets != nullptr, name, "`offsets` is a null pointer");
-  std::int64_t last = 0;
-  if (policy.backend != PSCAN_CUDA_CHAINED) {
-    last = r.offsets[r.num_offsets - 1];
-#if PSCAN_C_CUDA
-  } else if (policy.checked) {
-    last = checked_offsets_last_cuda(policy, name, r.offsets, r.num_offsets);
-    policy.checked = 0;
-#endif
-  } else {
-    return;  // unchecked: no wait for the device (the header says so)
-  }
+  if (policy.backend == PSCAN_CUDA_CHAINED) return;
+  const std::int64_t last = r.offsets[r.num_offsets - 1];
   check(last <= r.n, name,
         "`offsets` end past the values: offsets[" + std::to_string(r.num_offsets - 1) +
             "] = " + std::to_string(last) + " > n = " + std::to_string(r.n));
@@ -120,17 +110,15 @@ pscan_status guarded(const char* name, Body&& body) noexcept {
   }
 }
 
-// The entries' shape: checks, then the request on the policy's backend (the request's checks
-// may settle what the policy would check again).
+// The entries' shape: checks, then the request on the policy's backend.
 template <class Check>
 pscan_status call(const char* name, const pscan_policy* policy, const request& r,
                   Check&& check_request) noexcept {
   return guarded(name, [&] {
     check_policy(name, policy);
     check_types(name, r.dtype, r.op);
-    pscan_policy run_policy = *policy;
-    check_request(run_policy);
-    run_on_backend(run_policy, r);
+    check_request(*policy);
+    run_on_backend(*policy, r);
   });
 }
 
@@ -179,14 +167,14 @@ pscan_status pscan_synchronize(const pscan_policy* policy) {
 pscan_status pscan_inclusive_scan(const pscan_policy* policy, pscan_dtype dtype, pscan_op op,
                                   const void* in, void* out, int64_t n) {
   request r{algorithm::inclusive_scan, dtype, op, in, out, n};
-  return pscan::capi::call("pscan_inclusive_scan", policy, r, [](pscan_policy&) {});
+  return pscan::capi::call("pscan_inclusive_scan", policy, r, [](const pscan_policy&) {});
 }
 
 pscan_status pscan_exclusive_scan(const pscan_policy* policy, pscan_dtype dtype, pscan_op op,
                                   const void* in, void* out, int64_t n, const void* init) {
   request r{algorithm::exclusive_scan, dtype, op, in, out, n};
   r.init = init;
-  return pscan::capi::call("pscan_exclusive_scan", policy, r, [](pscan_policy&) {});
+  return pscan::capi::call("pscan_exclusive_scan", policy, r, [](const pscan_policy&) {});
 }
 
 pscan_status pscan_reduce(const pscan_policy* policy, pscan_dtype dtype, pscan_op op,
@@ -195,7 +183,7 @@ pscan_status pscan_reduce(const pscan_policy* policy, pscan_dtype dtype, pscan_o
   request r{algorithm::reduce, dtype, op, in, nullptr, n};
   r.init = init;
   r.result = result;
-  return pscan::capi::call(name, policy, r, [&](pscan_policy&) {
+  return pscan::capi::call(name, policy, r, [&](const pscan_policy&) {
     pscan::capi::check_scalar(name, "result", result);
   });
 }
@@ -207,7 +195,7 @@ pscan_status pscan_inclusive_scan_by_offsets(const pscan_policy* policy, pscan_d
   constexpr const char* name = "pscan_inclusive_scan_by_offsets";
   request r{algorithm::inclusive_scan_by_offsets, dtype, op, values, out, n, offsets, num_offsets};
   return pscan::capi::call(
-      name, policy, r, [&](pscan_policy& p) { pscan::capi::check_offsets_end(name, p, r); });
+      name, policy, r, [&](const pscan_policy& p) { pscan::capi::check_offsets_end(name, p, r); });
 }
 
 pscan_status pscan_exclusive_scan_by_offsets(const pscan_policy* policy, pscan_dtype dtype,
@@ -218,7 +206,7 @@ pscan_status pscan_exclusive_scan_by_offsets(const pscan_policy* policy, pscan_d
   request r{
       algorithm::exclusive_scan_by_offsets, dtype, op, values, out, n, offsets, num_offsets, init};
   return pscan::capi::call(
-      name, policy, r, [&](pscan_policy& p) { pscan::capi::check_offsets_end(name, p, r); });
+      name, policy, r, [&](const pscan_policy& p) { pscan::capi::check_offsets_end(name, p, r); });
 }
 
 pscan_status pscan_segmented_reduce(const pscan_policy* policy, pscan_dtype dtype, pscan_op op,
@@ -227,7 +215,7 @@ pscan_status pscan_segmented_reduce(const pscan_policy* policy, pscan_dtype dtyp
   constexpr const char* name = "pscan_segmented_reduce";
   request r{algorithm::segmented_reduce, dtype, op, values, out, n, offsets, num_offsets, init};
   return pscan::capi::call(
-      name, policy, r, [&](pscan_policy& p) { pscan::capi::check_offsets_end(name, p, r); });
+      name, policy, r, [&](const pscan_policy& p) { pscan::capi::check_offsets_end(name, p, r); });
 }
 
 pscan_status pscan_reduce_by_key(const pscan_policy* policy, pscan_dtype key_dtype,
@@ -240,7 +228,7 @@ pscan_status pscan_reduce_by_key(const pscan_policy* policy, pscan_dtype key_dty
   r.keys = keys;
   r.keys_out = keys_out;
   r.runs = runs;
-  return pscan::capi::call(name, policy, r, [&](pscan_policy&) {
+  return pscan::capi::call(name, policy, r, [&](const pscan_policy&) {
     pscan::capi::check(
         key_dtype == PSCAN_INT32 || key_dtype == PSCAN_INT64, name,
         "`key_dtype` is " + std::to_string(key_dtype) + ", not PSCAN_INT32 or PSCAN_INT64");

@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -83,6 +84,9 @@ struct policy_state : execution_policy_base {
   cudaStream_t stream = nullptr;        // nullptr: the default stream
   resource_handle resource;             // == nullptr: libpscan's stream-ordered pool
   bool is_checked = false;              // input only the device sees is checked before any write
+  // Checked offsets past it are bad too: the values' count, where the caller knows it (pscan's C
+  // interface does; the C++ calls have no end of the values).
+  std::int64_t values_count = std::numeric_limits<std::int64_t>::max();
 };
 
 // A CUDA policy's state and modifiers. Modifiers return a new policy of the derived type.
@@ -94,8 +98,9 @@ struct policy_base : policy_state {
   // range on the device; otherwise the host waits for it to size the kernels.
   static constexpr bool sizes_offsets_on_device = false;
 
-  // segmented_reduce checks its offsets and waits for the check before it starts, so that bad
-  // offsets throw before anything is written (not capturable into a graph).
+  // Calls check the offsets they take on the device before anything is written, and bad ones
+  // throw (not capturable into a graph): segmented_reduce launches its kernel behind the check,
+  // which it skips after a bad offset, and waits for the check's result only.
   Derived checked() const {
     Derived p = static_cast<const Derived&>(*this);
     p.is_checked = true;

@@ -67,10 +67,11 @@ typedef struct pscan_policy {
   int threads;       /* PSCAN_OMP: the team's size; 0 for OpenMP's default (OMP_NUM_THREADS) */
   void* stream;      /* PSCAN_CUDA_CHAINED: a cudaStream_t; NULL for the default stream */
   int deterministic; /* PSCAN_CUDA_CHAINED: nonzero for the same bits on every run */
-  int checked;       /* PSCAN_CUDA_CHAINED: nonzero to check offsets in device memory before any
-                        write, waiting for the check. Zero: no wait; the kernels check the order of
-                        the offsets as they read them, and pscan_synchronize reports a bad one, but
-                        they trust offsets[num_offsets - 1] <= n */
+  int checked;       /* PSCAN_CUDA_CHAINED: nonzero to check offsets in device memory (their order
+                        and offsets[num_offsets - 1] <= n) before any write, waiting for the check.
+                        Zero: no wait; the kernels check the order of the offsets as they read
+                        them, and pscan_synchronize reports a bad one, but they trust
+                        offsets[num_offsets - 1] <= n */
 } pscan_policy;
 
 /* PSCAN_C_ABI_VERSION as this library was built. */

@@ -22,6 +22,14 @@ inline invalid_argument offsets_error(const char* algorithm, std::int64_t positi
                           "])");
 }
 
+// The last of m offsets ends past the `values` values (a call that knows their count).
+inline invalid_argument offsets_past_values_error(const char* algorithm, std::int64_t m,
+                                                  std::int64_t last, std::int64_t values) {
+  return invalid_argument(std::string(algorithm) + ": `offsets` end past the values (offsets[" +
+                          std::to_string(m - 1) + "] = " + std::to_string(last) + " > " +
+                          std::to_string(values) + " values)");
+}
+
 // offsets[0] >= 0 and offsets non-decreasing; throws pscan::invalid_argument naming the first
 // offending position. Then each of `elementwise` ({name, iterator}: the values and outputs
 // indexed by the offsets) that is a null raw pointer while the offsets span elements throws: the

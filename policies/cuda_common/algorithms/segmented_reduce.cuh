@@ -5,8 +5,9 @@
 // segment lengths.
 // One kernel, segmented_reduce_kernel (kernels/segmented_reduce_kernel.cuh), whose walks check the
 // offsets as they arrive; bad ones go to the device's report (policy_base::synchronize). The
-// checked mode runs check_offsets_kernel first and waits. The combination order depends only on
-// the sizes and the grid, so results are the same bits from run to run.
+// checked mode queues the kernel behind check_offsets_kernel, which it skips when the check found
+// a bad offset, and waits for the check's result only (the two run back to back). The combination
+// order depends only on the sizes and the grid, so results are the same bits from run to run.
 
 #include <pscan/policies/cuda_common/algorithms/checked_offsets.cuh>
 #include <pscan/policies/cuda_common/algorithms/exact_scan.cuh>
@@ -24,20 +25,23 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 namespace pscan::cuda_common {
 
 // segmented_reduce of the CUDA policies (found by argument-dependent lookup through their common
 // base), on the policy's stream with its resource. `init`: a value, or a deferred init read in
-// the kernel. One kernel, no wait: bad offsets are reported by a later synchronize() of a policy,
-// or thrown here before any write in the checked mode.
+// the kernel. One kernel; unchecked, no wait: bad offsets are reported by a later synchronize() of
+// a policy; checked, they are thrown here after a wait for the check only, the kernel having
+// written nothing.
 template <class Derived, class InIt, class OffIt, class OutIt, class Init, class Op>
 void segmented_reduce(const policy_base<Derived>& p, InIt values, OffIt offsets_first,
                       OffIt offsets_last, OutIt out, Init init, Op op) {
   using A = pscan::detail::init_value_t<Init>;
   const std::int64_t count = offsets_last - offsets_first;
+  std::optional<offsets_check_in_flight> check;
   if (p.is_checked) {
-    check_offsets(p, "pscan::segmented_reduce", offsets_first, count,
+    check.emplace(p, "pscan::segmented_reduce", offsets_first, count,
                   "; capture the call without .checked()");
   }
   const std::int64_t segments = count - 1;
@@ -63,10 +67,11 @@ void segmented_reduce(const policy_base<Derived>& p, InIt values, OffIt offsets_
         untagged_layout);
     kernel<<<static_cast<unsigned>(blocks), cfg::block_threads, shared_bytes, p.stream>>>(
         values, offsets_first, segments, scratch.entries<stretch_record<A>>(),
-        static_cast<segmented_reduce_state*>(scratch.data()), device.bad_offsets_report, out, init,
-        op);
+        static_cast<segmented_reduce_state*>(scratch.data()), device.bad_offsets_report,
+        check ? check->gate() : nullptr, out, init, op);
     PSCAN_CUDA_CHECK_LAUNCH();
   });
+  if (check) check->wait();
 }
 
 // Each non-empty segment's exact sum from init, for offsets[0 .. count) known to be valid and

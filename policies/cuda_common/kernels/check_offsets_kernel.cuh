@@ -17,13 +17,18 @@ struct offsets_check {
   std::int64_t last;
 };
 
+// offsets[count - 1] past `values` (the policy's values_count) marks the last offset bad.
 template <class OffIt>
 __global__ void __launch_bounds__(check_offsets_block_threads)
-    check_offsets_kernel(OffIt offsets, std::int64_t count, offsets_check* result) {
+    check_offsets_kernel(OffIt offsets, std::int64_t count, std::int64_t values,
+                         offsets_check* result) {
   const std::int64_t thread = std::int64_t{blockIdx.x} * check_offsets_block_threads + threadIdx.x;
   if (thread == 0) {
     result->first = static_cast<std::int64_t>(offsets[0]);
     result->last = static_cast<std::int64_t>(offsets[count - 1]);
+    if (result->last > values) {
+      atomicMin(&result->first_bad, static_cast<unsigned long long>(count - 1));
+    }
   }
   find_first_bad_offset(offsets, 0, count, thread,
                         std::int64_t{gridDim.x} * check_offsets_block_threads, &result->first_bad);
