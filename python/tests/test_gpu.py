@@ -469,13 +469,23 @@ def test_bad_input():
         pscan_torch.segment_reduce(x, "prod", offsets=off)
 
 
-def test_checked_offsets_write_nothing():
+@pytest.mark.parametrize("offsets,message", [([0, 9, 4, 16], "non-decreasing"),
+                                             ([-1, 4, 16], "non-negative"),
+                                             ([0, 4, 17], "past the values")])
+def test_checked_offsets_write_nothing(offsets, message):
     x = torch.arange(16, dtype=torch.float32, device=DEV)
+    off = torch.tensor(offsets, device=DEV)
+    policy = pscan.cuda_chained(checked=True)
     out = torch.full_like(x, 7.0)
-    with pytest.raises(ValueError):
-        pscan.inclusive_scan_by_offsets(x, torch.tensor([0, 9, 4, 16], device=DEV), out=out,
-                                        policy=pscan.cuda_chained(checked=True))
-    assert bool((out == 7).all())
+    with pytest.raises(ValueError, match=message):
+        pscan.inclusive_scan_by_offsets(x, off, out=out, policy=policy)
+    sums = torch.full((len(offsets) - 1,), 7.0, device=DEV)
+    for op in ("sum", "exact_sum", "max"):
+        with pytest.raises(ValueError, match=message):
+            pscan.segmented_reduce(x, off, op, out=sums, policy=policy)
+    torch.cuda.synchronize()
+    assert bool((out == 7).all()) and bool((sums == 7).all())
+    pscan.synchronize(policy)  # the checked calls leave nothing to report
 
 
 def test_unchecked_bad_offsets_are_reported_by_synchronize():

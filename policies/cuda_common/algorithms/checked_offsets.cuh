@@ -36,17 +36,12 @@ class offsets_check_in_flight {
   template <class Derived, class OffIt>
   offsets_check_in_flight(const policy_base<Derived>& p, const char* algorithm, OffIt offsets,
                           std::int64_t count, const char* remedy = "")
-      : found_(1, p),
+      : stream_(uncaptured(p.stream, algorithm, remedy)),
+        found_(1, p),
         result_(host_result<offsets_check>::acquire()),
-        stream_(p.stream),
         algorithm_(algorithm),
         count_(count),
         values_(p.values_count) {
-    if (runtime::is_capturing(p.stream)) {
-      throw invalid_argument(std::string(algorithm) +
-                             ": the check of the offsets waits for the device, which a stream "
-                             "capturing a CUDA graph cannot" + remedy);
-    }
     PSCAN_CUDA_CHECK(cudaMemsetAsync(&found_.data()->first_bad, 0xff, sizeof(unsigned long long),
                                      p.stream));
     const std::int64_t blocks =
@@ -72,9 +67,19 @@ class offsets_check_in_flight {
   }
 
  private:
+  // The stream, refused before any work when it is capturing a graph (the capture stays valid).
+  static cudaStream_t uncaptured(cudaStream_t stream, const char* algorithm, const char* remedy) {
+    if (runtime::is_capturing(stream)) {
+      throw invalid_argument(std::string(algorithm) +
+                             ": the check of the offsets waits for the device, which a stream "
+                             "capturing a CUDA graph cannot" + remedy);
+    }
+    return stream;
+  }
+
+  cudaStream_t stream_;
   temporary_buffer<offsets_check> found_;
   host_result<offsets_check> result_;
-  cudaStream_t stream_;
   const char* algorithm_;
   std::int64_t count_;
   std::int64_t values_;
