@@ -31,9 +31,6 @@ struct segmented_reduce_tuning {
   static constexpr int block_threads = sizeof(A) <= 64 ? 256 : 64;
   static constexpr int min_blocks = 4;
   static constexpr int items = items_per_64_bytes_v<A>;
-  // Whole chunks before a segment's end are read into registers this many at a time, all loads
-  // before the first reduction: two where the registers hold them (8-byte types spill).
-  static constexpr int skip_chunks = sizeof(A) <= 4 ? 2 : 1;
 };
 
 // exact_plus reductions: a wave of blocks of 256, each thread loading eight values before it adds
@@ -56,9 +53,7 @@ struct exact_scan_tuning {
                 "a tile is an exact block: exact_prefix_window's span assumes at most 2^12 values");
 };
 
-// The offsets' check: a grid-strided pass, blocks of 256; up to 64 offsets a thread, one block
-// checks them and publishes its verdict itself (one launch instead of three).
+// The offsets' check: a grid-strided pass, blocks of 256.
 inline constexpr int check_offsets_block_threads = 256;
-inline constexpr std::int64_t check_offsets_one_block_count = check_offsets_block_threads * 64;
 
 }  // namespace pscan::cuda_common

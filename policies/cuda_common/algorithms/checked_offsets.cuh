@@ -2,10 +2,9 @@
 // Offsets checked on the device before anything is written: a grid-strided pass finds the first
 // offset that breaks the contract (offsets[0] < 0, one below its predecessor, or the last past the
 // values' count where the policy knows it) and reads the first and last offset, the range the
-// segments cover; one thread then publishes that to the host (host_result: no stream sync; a few
-// offsets take one block, which publishes its verdict itself). The scans by offsets that size
-// their kernels on the host wait for it; segmented_reduce's checked mode queues its kernel behind
-// the check, gated by it, and then waits.
+// segments cover; one thread then publishes that to the host (host_result: no stream sync). The
+// scans by offsets that size their kernels on the host wait for it; segmented_reduce's checked
+// mode queues its kernel behind the check, gated by it, and then waits.
 
 #include <pscan/policies/cuda_common/kernels/check_offsets_kernel.cuh>
 #include <pscan/policies/cuda_common/kernels/publish_init_kernel.cuh>
@@ -43,12 +42,6 @@ class offsets_check_in_flight {
         algorithm_(algorithm),
         count_(count),
         values_(p.values_count) {
-    if (count <= check_offsets_one_block_count) {
-      check_offsets_one_block_kernel<<<1, check_offsets_block_threads, 0, p.stream>>>(
-          offsets, count, values_, found_.data(), result_);
-      PSCAN_CUDA_CHECK_LAUNCH();
-      return;
-    }
     PSCAN_CUDA_CHECK(cudaMemsetAsync(&found_.data()->first_bad, 0xff, sizeof(unsigned long long),
                                      p.stream));
     const std::int64_t blocks =

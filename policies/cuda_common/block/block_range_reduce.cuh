@@ -16,12 +16,14 @@
 
 namespace pscan::cuda_common {
 
-// The ordered reduction of a warp's segment held warp-striped (load_warp_striped: `valid` items,
-// 1 <= valid <= 32*ITEMS), returned to every lane.
-template <int ITEMS, class T, class Op>
-__device__ __forceinline__ T warp_striped_reduce(const T (&items)[ITEMS], int valid, Op op) {
+// first[0] op ... op first[valid-1] for one warp's segment (1 <= valid <= 32*ITEMS), returned
+// to every lane.
+template <int ITEMS, class T, class InIt, class Op>
+__device__ __forceinline__ T warp_segment_reduce(InIt first, int valid, Op op) {
   constexpr int K = unit_items_v<T>;
   constexpr int rows = ITEMS / K;  // row j = units 32j .. 32j+31, lane l holds unit 32j + l
+  T items[ITEMS];
+  load_warp_striped(first, valid, items);
   T total = items[0];
   if (valid == warp_threads * ITEMS) {
     if constexpr (order_free_v<T, Op>) {
@@ -48,15 +50,6 @@ __device__ __forceinline__ T warp_striped_reduce(const T (&items)[ITEMS], int va
     total = j == 0 ? row : static_cast<T>(op(total, row));
   }
   return total;
-}
-
-// first[0] op ... op first[valid-1] for one warp's segment (1 <= valid <= 32*ITEMS), returned
-// to every lane.
-template <int ITEMS, class T, class InIt, class Op>
-__device__ __forceinline__ T warp_segment_reduce(InIt first, int valid, Op op) {
-  T items[ITEMS];
-  load_warp_striped(first, valid, items);
-  return warp_striped_reduce(items, valid, op);
 }
 
 template <class T, int BLOCK_THREADS, int ITEMS>

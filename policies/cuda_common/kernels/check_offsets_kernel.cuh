@@ -1,7 +1,6 @@
 #pragma once
 // check_offsets_kernel, the checked mode's separate pass over the offsets
-// (algorithms/checked_offsets.cuh), a grid-strided find_first_bad_offset (grid/bad_offsets.cuh),
-// and check_offsets_one_block_kernel, the same for a few offsets, publishing its verdict itself.
+// (algorithms/checked_offsets.cuh), a grid-strided find_first_bad_offset (grid/bad_offsets.cuh).
 
 #include <pscan/policies/cuda_common/grid/bad_offsets.cuh>
 #include <pscan/policies/cuda_common/tuning.cuh>
@@ -33,28 +32,6 @@ __global__ void __launch_bounds__(check_offsets_block_threads)
   }
   find_first_bad_offset(offsets, 0, count, thread,
                         std::int64_t{gridDim.x} * check_offsets_block_threads, &result->first_bad);
-}
-
-// A short list of offsets in one block: the check, its verdict on the device (*result, for the
-// kernels queued behind) and on the host (sink), in one launch.
-template <class OffIt, class Sink>
-__global__ void __launch_bounds__(check_offsets_block_threads)
-    check_offsets_one_block_kernel(OffIt offsets, std::int64_t count, std::int64_t values,
-                                   offsets_check* result, Sink sink) {
-  __shared__ unsigned long long first_bad;
-  const auto first = static_cast<std::int64_t>(offsets[0]);
-  const auto last = static_cast<std::int64_t>(offsets[count - 1]);
-  if (threadIdx.x == 0) {
-    first_bad = last > values ? static_cast<unsigned long long>(count - 1) : no_bad_offset;
-  }
-  __syncthreads();
-  find_first_bad_offset(offsets, 0, count, threadIdx.x, check_offsets_block_threads, &first_bad);
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    const offsets_check found{first_bad, first, last};
-    *result = found;
-    sink.publish(found);
-  }
 }
 
 }  // namespace pscan::cuda_common

@@ -20,12 +20,10 @@
 // chunk before it is used.
 
 #include <pscan/policies/cuda_common/block/block_range_reduce.cuh>
-#include <pscan/policies/cuda_common/target.cuh>
 #include <pscan/policies/cuda_common/tile/async_copy.cuh>
 #include <pscan/policies/cuda_common/tile/merge_path.cuh>
 #include <pscan/policies/cuda_common/tile/tile_heads.cuh>
 #include <pscan/policies/cuda_common/tile/tile_io.cuh>
-#include <pscan/policies/cuda_common/tuning.cuh>
 #include <pscan/policies/cuda_common/utility.cuh>
 #include <pscan/policies/cuda_common/warp/warp_scan.cuh>
 
@@ -239,25 +237,9 @@ struct segmented_reduce_warp {
                                              : warp_reduce(x, op, ceil_div(len, ITEMS));
           running = join(running, partial<A>{true, total}, op);
         }
-        constexpr int in_flight = segmented_reduce_tuning<A, compiled_target>::skip_chunks;
-        std::int64_t c = q;
-        for (; c + in_flight * chunk_items <= skip_end; c += in_flight * chunk_items) {
-          A items[in_flight][ITEMS];  // every chunk's loads before the first reduction
-#pragma unroll
-          for (int k = 0; k < in_flight; ++k) {
-            load_warp_striped(values + (base + c + k * chunk_items), chunk_items, items[k]);
-          }
-#pragma unroll
-          for (int k = 0; k < in_flight; ++k) {
-            const A total = warp_striped_reduce(items[k], chunk_items, op);
-            running = join(running, partial<A>{true, total}, op);
-          }
-        }
-        if constexpr (in_flight > 1) {
-          for (; c < skip_end; c += chunk_items) {
-            const A total = warp_segment_reduce<ITEMS, A>(values + (base + c), chunk_items, op);
-            running = join(running, partial<A>{true, total}, op);
-          }
+        for (std::int64_t c = q; c < skip_end; c += chunk_items) {
+          const A total = warp_segment_reduce<ITEMS, A>(values + (base + c), chunk_items, op);
+          running = join(running, partial<A>{true, total}, op);
         }
       } else {
         // Pass 1: a head byte where each end of the chunk starts the next segment, a window of
