@@ -158,8 +158,8 @@ def bench_segments(n, timer, gen):
             return pscan.torch.segment_reduce(x, "sum", offsets=offsets, unsafe=unsafe,
                                               exact=exact)
 
-        def theirs(unsafe=False):
-            return torch.segment_reduce(x, "sum", offsets=offsets, unsafe=unsafe)
+        def theirs():
+            return torch.segment_reduce(x, "sum", offsets=offsets)
 
         check_sums(ours(), theirs(), x, offsets, name)
         row = {"case": name, "n": n, "segments": len(offsets) - 1}
